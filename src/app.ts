@@ -1,0 +1,113 @@
+/**
+ * Builds the whole application from a validated configuration. Tests build it with a test
+ * configuration and use `inject`; only src/server.ts listens.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.ts';
+import { AppError, isConnectionError, databaseUnavailable, type ErrorBody } from './errors.ts';
+import { loggerOptions } from './logger.ts';
+import { toFieldErrors, validatorCompiler } from './validation.ts';
+import configPlugin from './plugins/app/config.ts';
+import cookiePlugin from './plugins/external/cookie.ts';
+import formbodyPlugin from './plugins/external/formbody.ts';
+import rateLimitPlugin from './plugins/external/rate-limit.ts';
+import swaggerPlugin from './plugins/external/swagger.ts';
+import databasePlugin from './plugins/app/database.ts';
+import authPlugin from './plugins/app/auth.ts';
+import renderPlugin from './plugins/app/render.ts';
+import healthRoutes from './routes/health.ts';
+import v1Routes from './routes/v1/index.ts';
+import pageRoutes from './routes/pages.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export type App = FastifyInstance;
+
+export async function buildApp(config: Config, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    bodyLimit: config.bodyLimit,
+    trustProxy: trustProxyOption(config.trustProxy),
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // Before any route is registered: routes take the handlers in force when they are added.
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.statusCode >= 500) request.log.warn({ code: error.code }, error.message);
+      return reply.code(error.statusCode).headers(error.headers).send({ message: error.message, errors: error.errors } satisfies ErrorBody);
+    }
+    if (error.validation) {
+      const errors = toFieldErrors(error.validation);
+      return reply.code(400).send({ message: errors[0]?.message ?? 'Invalid request', errors } satisfies ErrorBody);
+    }
+    if (isConnectionError(error)) {
+      request.log.error({ err: { message: error.message, code: error.code } }, 'database unreachable');
+      const unavailable = databaseUnavailable();
+      return reply.code(503).headers(unavailable.headers).send({ message: unavailable.message, errors: [] } satisfies ErrorBody);
+    }
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.code(500).send({ message: 'Internal Server Error', errors: [] } satisfies ErrorBody);
+    }
+    return reply.code(status).send({ message: clientErrorMessage(error), errors: [] } satisfies ErrorBody);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url === '/v1' || request.url.startsWith('/v1/') || request.method !== 'GET') {
+      return reply.code(404).send({ message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}`, errors: [] } satisfies ErrorBody);
+    }
+    return reply.page(404);
+  });
+
+  await app.register(configPlugin, { config });
+  await app.register(cookiePlugin);
+  await app.register(formbodyPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(swaggerPlugin);
+  await app.register(databasePlugin);
+  await app.register(authPlugin);
+  await app.register(renderPlugin);
+
+  await app.register(healthRoutes);
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(v1Routes, { prefix: '/v1' });
+  await app.register(pageRoutes);
+
+  return app;
+}
+
+/** A hop count means "trust that many proxies in front of us". */
+function trustProxyOption(value: Config['trustProxy']) {
+  return typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
+}
+
+/** Fastify's own client errors, reworded for people. */
+function clientErrorMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type: send application/json';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is empty: send a JSON object';
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'The request body is not valid JSON';
+    default:
+      return error.message;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The one configuration of the application, read from the environment and validated with
+ * TypeBox at start-up. A bad value stops the process with one line naming the variable.
+ */
+import { Type, type Static } from 'typebox';
+import Value from 'typebox/value';
+import { DEFAULT_BUSINESS, type BusinessInfo } from './domain/business.ts';
+import { meetsOwaspMinimum } from './password-policy.ts';
+
+const Port = Type.Integer({ minimum: 0, maximum: 65535 });
+const Positive = Type.Integer({ minimum: 1 });
+const NonEmpty = Type.String({ minLength: 1 });
+const Url = Type.String({ pattern: '^https?://[^\\s]+$' });
+
+/** Every variable the application reads; README's configuration table mirrors this list. */
+export const EnvSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
+  PORT: Type.Union([Port], { default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  DB_POOL_MAX: Type.Union([Positive], { default: 10 }),
+  DB_CONNECT_TIMEOUT_MS: Type.Union([Positive], { default: 2000 }),
+  PUBLIC_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.publicUrl }),
+  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
+  ADMIN_PASSWORD_HASH: Type.Optional(Type.String({ pattern: '^\\$argon2id\\$v=19\\$m=\\d+,t=\\d+,p=\\d+\\$[A-Za-z0-9+/]+\\$[A-Za-z0-9+/]+$' })),
+  DASHBOARD_AUTH: Type.Union([Type.Literal('session'), Type.Literal('prompt')], { default: 'session' }),
+  BOOKING_SLOT_CAPACITY: Type.Union([Positive], { default: 2 }),
+  TRUST_PROXY: Type.String({ default: 'false' }),
+  BODY_LIMIT_BYTES: Type.Union([Type.Integer({ minimum: 1024, maximum: 1048576 })], { default: 16384 }),
+  RATE_LIMIT_FORMS_MAX: Type.Union([Positive], { default: 10 }),
+  RATE_LIMIT_LOGIN_MAX: Type.Union([Positive], { default: 5 }),
+  RATE_LIMIT_WINDOW_SECONDS: Type.Union([Positive], { default: 60 }),
+  SESSION_IDLE_MINUTES: Type.Union([Positive], { default: 60 }),
+  SESSION_MAX_HOURS: Type.Union([Positive], { default: 12 }),
+  BUSINESS_NAME: Type.Union([NonEmpty], { default: DEFAULT_BUSINESS.name }),
+  BUSINESS_PHONE: Type.Union([NonEmpty], { default: DEFAULT_BUSINESS.phone }),
+  BUSINESS_PHONE_SECONDARY: Type.Union([NonEmpty], { default: DEFAULT_BUSINESS.phoneSecondary }),
+  BUSINESS_EMAIL: Type.String({ pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', default: DEFAULT_BUSINESS.email }),
+  BUSINESS_STREET: Type.Union([NonEmpty], { default: DEFAULT_BUSINESS.streetAddress }),
+  BUSINESS_SUBURB: Type.Union([NonEmpty], { default: DEFAULT_BUSINESS.suburb }),
+  BUSINESS_CITY: Type.Union([NonEmpty], { default: DEFAULT_BUSINESS.city }),
+  BUSINESS_POSTCODE: Type.Union([NonEmpty], { default: DEFAULT_BUSINESS.postcode }),
+  CHAT_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.chatUrl }),
+  FACEBOOK_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.facebookUrl }),
+  INSTAGRAM_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.instagramUrl }),
+  MAP_EMBED_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.mapEmbedUrl }),
+});
+export type Env = Static<typeof EnvSchema>;
+
+const SECRET_VARIABLES = new Set(['ADMIN_PASSWORD', 'ADMIN_PASSWORD_HASH', 'DATABASE_URL']);
+
+export interface Config {
+  nodeEnv: Env['NODE_ENV'];
+  isProduction: boolean;
+  port: number;
+  host: string;
+  logLevel: Env['LOG_LEVEL'];
+  /** PostgreSQL server; when absent the embedded PGlite database in `dataDir` is used. */
+  databaseUrl: string | undefined;
+  /** Directory of the embedded database, or `memory://` for one that lives in memory only. */
+  dataDir: string;
+  db: { poolMax: number; connectTimeoutMs: number };
+  adminPassword: string | undefined;
+  adminPasswordHash: string | undefined;
+  dashboardAuth: Env['DASHBOARD_AUTH'];
+  bookingSlotCapacity: number;
+  trustProxy: boolean | number | string;
+  bodyLimit: number;
+  rateLimit: { formsMax: number; loginMax: number; windowMs: number };
+  session: { idleMs: number; maxAgeMs: number };
+  business: BusinessInfo;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the configuration, or throws a ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const known: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') known[key] = value;
+  }
+  const value = Value.Default(EnvSchema, Value.Convert(EnvSchema, known)) as Env;
+  const firstError = Value.Errors(EnvSchema, value)[0];
+  if (firstError) {
+    const variable = firstError.instancePath.split('/')[1] ?? 'environment';
+    const shown = SECRET_VARIABLES.has(variable) ? '' : ` (got "${known[variable]}")`;
+    throw new ConfigError(`Invalid configuration: ${variable} ${describe(firstError)}${shown}`);
+  }
+  if (value.ADMIN_PASSWORD_HASH && !meetsOwaspMinimum(value.ADMIN_PASSWORD_HASH)) {
+    throw new ConfigError(
+      'Invalid configuration: ADMIN_PASSWORD_HASH uses weaker argon2id parameters than OWASP\'s minimum (m=19456,t=2,p=1); create one with npm run set-password',
+    );
+  }
+  return fromEnv(value);
+}
+
+function describe(error: { keyword: string; message: string }): string {
+  return error.keyword === 'anyOf' || error.keyword === 'const' ? 'is not one of the allowed values' : error.message;
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+function fromEnv(env: Env): Config {
+  return {
+    nodeEnv: env.NODE_ENV,
+    isProduction: env.NODE_ENV === 'production',
+    port: env.PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    db: { poolMax: env.DB_POOL_MAX, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS },
+    adminPassword: env.ADMIN_PASSWORD,
+    adminPasswordHash: env.ADMIN_PASSWORD_HASH,
+    dashboardAuth: env.DASHBOARD_AUTH,
+    bookingSlotCapacity: env.BOOKING_SLOT_CAPACITY,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    bodyLimit: env.BODY_LIMIT_BYTES,
+    rateLimit: {
+      formsMax: env.RATE_LIMIT_FORMS_MAX,
+      loginMax: env.RATE_LIMIT_LOGIN_MAX,
+      windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,
+    },
+    session: { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: env.SESSION_MAX_HOURS * 3_600_000 },
+    business: {
+      name: env.BUSINESS_NAME,
+      phone: env.BUSINESS_PHONE,
+      phoneSecondary: env.BUSINESS_PHONE_SECONDARY,
+      email: env.BUSINESS_EMAIL,
+      streetAddress: env.BUSINESS_STREET,
+      suburb: env.BUSINESS_SUBURB,
+      city: env.BUSINESS_CITY,
+      postcode: env.BUSINESS_POSTCODE,
+      chatUrl: env.CHAT_URL,
+      facebookUrl: env.FACEBOOK_URL,
+      instagramUrl: env.INSTAGRAM_URL,
+      mapEmbedUrl: env.MAP_EMBED_URL,
+      publicUrl: env.PUBLIC_URL.replace(/\/+$/, ''),
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * One Kysely instance over a `pg` pool, whichever PostgreSQL runs underneath: a server named by
+ * DATABASE_URL, or PGlite (real PostgreSQL compiled to WebAssembly) embedded in the process.
+ * PGlite speaks to `pg` through its own adapter, so every query takes the same path.
+ */
+import { mkdir } from 'node:fs/promises';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './database.ts';
+
+export interface DatabaseOptions {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  poolMax: number;
+  connectTimeoutMs: number;
+}
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+const DATE_OID = 1082;
+const INT8_OID = 20;
+
+/** Dates stay the 'YYYY-MM-DD' text PostgreSQL sends, so no time zone can shift them; counts are numbers. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === DATE_OID) return (value: string) => value;
+    if (oid === INT8_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/** Where the pool reports a lost idle connection. */
+export interface WarnLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export async function openDatabase(options: DatabaseOptions, log: WarnLogger): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolMax,
+      connectionTimeoutMillis: options.connectTimeoutMs,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: 15_000,
+      types,
+    });
+    // An idle client losing its server must not crash the process; the next query reconnects.
+    pool.on('error', (err) => log.warn({ err }, 'idle database connection lost'));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+  const inMemory = options.dataDir === 'memory://';
+  if (!inMemory) await mkdir(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create(inMemory ? undefined : options.dataDir);
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}

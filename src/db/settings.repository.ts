@@ -1,0 +1,30 @@
+/** Key/value settings kept in the database (the stored admin password hash). */
+import type { Kysely } from 'kysely';
+import type { Database } from './database.ts';
+
+type Db = Kysely<Database>;
+
+export const ADMIN_PASSWORD_HASH_KEY = 'admin_password_hash';
+
+export async function getSetting(db: Db, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+/** Stores the value unless the key already has one; true when this call stored it. */
+export async function insertSettingIfAbsent(db: Db, key: string, value: string): Promise<boolean> {
+  const result = await db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function putSetting(db: Db, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: new Date() }))
+    .execute();
+}

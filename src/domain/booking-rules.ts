@@ -1,0 +1,265 @@
+/**
+ * The booking rules of spec sections 4, 5 and 9, as pure functions shared by the server (which
+ * always enforces them) and the browser (which shows the same messages before sending).
+ */
+import { addDays, addMonths, format, isValid, parse } from 'date-fns';
+import { TZDate } from '@date-fns/tz';
+import {
+  CERAMIC_COATING,
+  CERAMIC_SIZES,
+  VEHICLE_TYPES,
+  findPackage,
+  isCoatingType,
+  isVehicleType,
+} from './catalogue.ts';
+import { MESSAGES, type FieldError } from './messages.ts';
+import { EMAIL_PATTERN, isBlank, validateLengths } from './text-rules.ts';
+
+export const BUSINESS_TIME_ZONE = 'Pacific/Auckland';
+
+/** Hourly appointment times, 07:00 to 20:00. */
+export const TIME_SLOTS: readonly string[] = Array.from(
+  { length: 14 },
+  (_, i) => `${String(7 + i).padStart(2, '0')}:00`,
+);
+
+export const REGIONS = [
+  'Auckland',
+  'Wellington',
+  'Canterbury',
+  'Waikato',
+  'Bay of Plenty',
+  'Otago',
+  'Northland',
+  'Manawatu-Wanganui',
+  "Hawke's Bay",
+  'Taranaki',
+  'Southland',
+  'Gisborne',
+  'Marlborough',
+  'Nelson',
+  'Tasman',
+  'West Coast',
+] as const;
+
+export const SERVICE_TYPES = ['onsite', 'dropoff'] as const;
+export type ServiceType = (typeof SERVICE_TYPES)[number];
+export const DEFAULT_SERVICE_TYPE: ServiceType = 'onsite';
+
+/** The booking form's phone rule: 7 to 15 of digits, plus, space, brackets or hyphen. */
+export const BOOKING_PHONE_PATTERN = /^[0-9+\s()-]{7,15}$/;
+
+/** Longest accepted value of each text field (the database enforces the same limits). */
+export const BOOKING_LIMITS = {
+  service: 60,
+  coatingType: 10,
+  date: 10,
+  time: 5,
+  houseNumber: 20,
+  streetAddress: 120,
+  suburb: 80,
+  city: 80,
+  postalCode: 10,
+  region: 40,
+  landmark: 200,
+  serviceType: 10,
+  name: 100,
+  email: 254,
+  phone: 20,
+  vehicleType: 10,
+  notes: 1000,
+  selectedVehicleType: 20,
+} as const;
+
+/** The booking form state exactly as the original client sends it (spec section 3). */
+export interface BookingInput {
+  service: string;
+  coatingType: string;
+  date: string;
+  time: string;
+  houseNumber: string;
+  streetAddress: string;
+  suburb: string;
+  city: string;
+  postalCode: string;
+  region: string;
+  landmark: string;
+  saveAddress: boolean;
+  serviceType: string;
+  name: string;
+  email: string;
+  phone: string;
+  vehicleType: string;
+  notes: string;
+  selectedVehicleType: string;
+}
+
+export type BookingTextField = Exclude<keyof BookingInput, 'saveAddress'>;
+
+export const ADDRESS_FIELDS = [
+  'houseNumber',
+  'streetAddress',
+  'suburb',
+  'city',
+  'postalCode',
+  'region',
+] as const satisfies readonly BookingTextField[];
+
+const ADDRESS_MESSAGES: Record<(typeof ADDRESS_FIELDS)[number], string> = {
+  houseNumber: MESSAGES.houseNumberRequired,
+  streetAddress: MESSAGES.streetAddressRequired,
+  suburb: MESSAGES.suburbRequired,
+  city: MESSAGES.cityRequired,
+  postalCode: MESSAGES.postalCodeRequired,
+  region: MESSAGES.regionRequired,
+};
+
+export function emptyBooking(): BookingInput {
+  return {
+    service: '',
+    coatingType: '',
+    date: '',
+    time: '',
+    houseNumber: '',
+    streetAddress: '',
+    suburb: '',
+    city: '',
+    postalCode: '',
+    region: '',
+    landmark: '',
+    saveAddress: false,
+    serviceType: DEFAULT_SERVICE_TYPE,
+    name: '',
+    email: '',
+    phone: '',
+    vehicleType: '',
+    notes: '',
+    selectedVehicleType: '',
+  };
+}
+
+/** Today's date (YYYY-MM-DD) in Auckland, whatever the time zone of the machine. */
+export function todayInAuckland(now: Date): string {
+  return format(new TZDate(now.getTime(), BUSINESS_TIME_ZONE), 'yyyy-MM-dd');
+}
+
+/** The earliest date a booking may be made for: tomorrow in Auckland. */
+export function earliestBookingDate(now: Date): string {
+  return format(addDays(parseDay(todayInAuckland(now)), 1), 'yyyy-MM-dd');
+}
+
+/** The latest date a booking may be made for: twelve months ahead. */
+export function latestBookingDate(now: Date): string {
+  return format(addMonths(parseDay(todayInAuckland(now)), 12), 'yyyy-MM-dd');
+}
+
+function parseDay(day: string): Date {
+  return parse(day, 'yyyy-MM-dd', new Date(2000, 0, 1));
+}
+
+/** True for a real calendar date written as YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && isValid(parseDay(value)) && format(parseDay(value), 'yyyy-MM-dd') === value;
+}
+
+export function isCeramic(service: string): boolean {
+  return service === CERAMIC_COATING;
+}
+
+/** Vehicle type for a size chosen on step 1: the size key itself, or a ceramic body style. */
+export function vehicleTypeForSize(size: string): string {
+  if (isVehicleType(size)) return size;
+  return CERAMIC_SIZES.find((s) => s.key === size)?.vehicleType ?? '';
+}
+
+const SELECTABLE_SIZES: readonly string[] = [...VEHICLE_TYPES, ...CERAMIC_SIZES.map((s) => s.key)];
+
+/** Step 1: package, coating and vehicle size. */
+export function validateServiceStep(input: Pick<BookingInput, 'service' | 'coatingType' | 'vehicleType' | 'selectedVehicleType'>): FieldError[] {
+  const errors: FieldError[] = [];
+  if (isBlank(input.service)) {
+    errors.push({ field: 'service', message: MESSAGES.serviceRequired });
+  } else if (!findPackage(input.service)) {
+    errors.push({ field: 'service', message: MESSAGES.serviceUnknown });
+  }
+  if (isCeramic(input.service)) {
+    if (!isCoatingType(input.coatingType)) {
+      errors.push({ field: 'coatingType', message: MESSAGES.coatingRequired });
+    }
+  } else if (!isBlank(input.coatingType)) {
+    errors.push({ field: 'coatingType', message: MESSAGES.coatingNotAllowed });
+  }
+  if (!isVehicleType(input.vehicleType)) {
+    errors.push({ field: 'vehicleType', message: MESSAGES.vehicleTypeRequired });
+  }
+  if (input.selectedVehicleType !== '' && !SELECTABLE_SIZES.includes(input.selectedVehicleType)) {
+    errors.push({ field: 'selectedVehicleType', message: MESSAGES.selectedVehicleTypeInvalid });
+  }
+  return errors;
+}
+
+/** Step 2: date, time and, for on-site service, the address. */
+export function validateScheduleStep(
+  input: Pick<BookingInput, 'date' | 'time' | 'serviceType' | (typeof ADDRESS_FIELDS)[number]>,
+  now: Date,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  if (isBlank(input.date)) {
+    errors.push({ field: 'date', message: MESSAGES.dateRequired });
+  } else if (!isCalendarDate(input.date)) {
+    errors.push({ field: 'date', message: MESSAGES.dateInvalid });
+  } else if (input.date < earliestBookingDate(now)) {
+    errors.push({ field: 'date', message: MESSAGES.datePast });
+  } else if (input.date > latestBookingDate(now)) {
+    errors.push({ field: 'date', message: MESSAGES.dateTooFar });
+  }
+  if (isBlank(input.time)) {
+    errors.push({ field: 'time', message: MESSAGES.timeRequired });
+  } else if (!TIME_SLOTS.includes(input.time)) {
+    errors.push({ field: 'time', message: MESSAGES.timeInvalid });
+  }
+  if (!(SERVICE_TYPES as readonly string[]).includes(input.serviceType)) {
+    errors.push({ field: 'serviceType', message: MESSAGES.serviceTypeRequired });
+  }
+  if (input.serviceType === 'onsite') {
+    for (const field of ADDRESS_FIELDS) {
+      if (isBlank(input[field])) errors.push({ field, message: ADDRESS_MESSAGES[field] });
+    }
+    if (!isBlank(input.region) && !(REGIONS as readonly string[]).includes(input.region)) {
+      errors.push({ field: 'region', message: MESSAGES.regionRequired });
+    }
+  }
+  return errors;
+}
+
+/** Step 3: the customer's details. */
+export function validateDetailsStep(input: Pick<BookingInput, 'name' | 'email' | 'phone'>): FieldError[] {
+  const errors: FieldError[] = [];
+  if (isBlank(input.name)) errors.push({ field: 'name', message: MESSAGES.fullNameRequired });
+  if (isBlank(input.email)) {
+    errors.push({ field: 'email', message: MESSAGES.emailRequired });
+  } else if (!EMAIL_PATTERN.test(input.email.trim())) {
+    errors.push({ field: 'email', message: MESSAGES.emailInvalid });
+  }
+  if (isBlank(input.phone)) {
+    errors.push({ field: 'phone', message: MESSAGES.phoneRequired });
+  } else if (!BOOKING_PHONE_PATTERN.test(input.phone.trim())) {
+    errors.push({ field: 'phone', message: MESSAGES.phoneInvalid });
+  }
+  return errors;
+}
+
+/**
+ * All rules of the three steps, in the order the wizard checks them; the server's final word.
+ * A field reported as too long is not reported again by the step rules.
+ */
+export function validateBooking(input: BookingInput, now: Date): FieldError[] {
+  const lengthErrors = validateLengths(input, BOOKING_LIMITS);
+  const tooLongFields = new Set(lengthErrors.map((e) => e.field));
+  const ruleErrors = [
+    ...validateServiceStep(input),
+    ...validateScheduleStep(input, now),
+    ...validateDetailsStep(input),
+  ].filter((e) => !tooLongFields.has(e.field));
+  return [...ruleErrors, ...lengthErrors];
+}

@@ -1,0 +1,49 @@
+/**
+ * Every message a customer can be shown about their input. The spec's wording (section 5) is kept
+ * exactly; messages for rules the original only enforced in the browser (or not at all) follow
+ * the same voice.
+ */
+export const MESSAGES = {
+  serviceRequired: 'Please select a service package',
+  serviceUnknown: 'Please select one of our service packages',
+  coatingRequired: 'Please select a coating type (1 Year or 3 Year)',
+  coatingNotAllowed: 'A coating type can only be chosen with Ceramic Coating',
+  vehicleTypeRequired: 'Please select your vehicle size',
+  selectedVehicleTypeInvalid: 'Please select a vehicle size from the list',
+  dateRequired: 'Please select a date',
+  dateInvalid: 'Please select a valid date',
+  datePast: 'Please select a future date for your appointment.',
+  dateTooFar: 'Please select a date within the next 12 months',
+  timeRequired: 'Please select a time',
+  timeInvalid: 'Please select a time between 07:00 and 20:00, on the hour',
+  serviceTypeRequired: 'Please choose on-site or drop-off service',
+  houseNumberRequired: 'Please enter your house/unit number',
+  streetAddressRequired: 'Please enter your street address',
+  suburbRequired: 'Please enter your suburb',
+  cityRequired: 'Please enter your city',
+  postalCodeRequired: 'Please enter your postal code',
+  regionRequired: 'Please select your region',
+  fullNameRequired: 'Please enter your full name',
+  nameRequired: 'Please enter your name',
+  emailRequired: 'Please enter your email',
+  emailInvalid: 'Please enter a valid email address',
+  phoneRequired: 'Please enter your phone number',
+  phoneInvalid: 'Please enter a valid phone number',
+  messageRequired: 'Please enter your message',
+  bookingCreated: 'Thank you! Your booking has been received. We will contact you shortly to confirm it.',
+  contactReceived: 'Thank you for your message! We will get back to you soon.',
+  slotFull: 'Sorry, that time is fully booked. Please choose another time or date.',
+  validationFailed: 'Please correct the highlighted fields',
+  somethingWentWrong: 'Something went wrong',
+  futureDateAlert: 'Please select a future date for your appointment.',
+} as const;
+
+export function tooLong(max: number): string {
+  return `Please keep this under ${max} characters`;
+}
+
+export interface FieldError {
+  /** The payload key the message is about. */
+  field: string;
+  message: string;
+}

@@ -1,0 +1,62 @@
+/**
+ * Errors the application answers with on purpose, each with a code, and the one error shape
+ * every /v1 answer uses: `{ message, errors: [{ field, message }] }`.
+ */
+import type { FieldError } from './domain/messages.ts';
+
+export interface ErrorBody {
+  message: string;
+  errors: FieldError[];
+}
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly errors: FieldError[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const validationFailed = (errors: FieldError[]) =>
+  new AppError(400, 'VALIDATION_FAILED', errors[0]?.message ?? 'Invalid request', errors);
+
+export const unauthorized = (message = 'Please sign in to continue') =>
+  new AppError(401, 'UNAUTHORIZED', message);
+
+export const notFound = (message = 'Not found') => new AppError(404, 'NOT_FOUND', message);
+
+export const conflict = (message: string, errors: FieldError[] = []) =>
+  new AppError(409, 'CONFLICT', message, errors);
+
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable. Please try again in a minute.';
+
+export const databaseUnavailable = () =>
+  new AppError(503, 'DATABASE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, [], { 'retry-after': '10' });
+
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+]);
+
+/** True when an error means "the database cannot be reached", not "the query was wrong". */
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error/i.test(
+    error.message,
+  );
+}

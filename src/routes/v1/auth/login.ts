@@ -1,0 +1,33 @@
+/** POST /v1/auth/login: exchanges the admin password for a session cookie. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ErrorSchema, errorResponses } from '../schemas.ts';
+
+export const WRONG_PASSWORD_MESSAGE = 'Incorrect password';
+
+const route: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/auth/login',
+    {
+      config: { rateLimit: app.rateLimits.login },
+      schema: {
+        summary: 'Sign in as staff',
+        tags: ['staff'],
+        body: Type.Object({ password: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+        response: { 204: Type.Null(), 401: ErrorSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const sessionId = await app.staffAuth.login(request.body.password);
+      if (!sessionId) {
+        request.log.warn('staff sign-in refused');
+        return reply.code(401).send({ message: WRONG_PASSWORD_MESSAGE, errors: [] });
+      }
+      app.staffAuth.setSessionCookie(reply, sessionId);
+      request.log.info('staff signed in');
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default route;

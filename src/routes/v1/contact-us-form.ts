@@ -1,0 +1,43 @@
+/** POST /v1/contact-us-form: a message from the contact page (spec sections 5 and 7). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { CONTACT_LIMITS } from '../../domain/contact-rules.ts';
+import { MESSAGES } from '../../domain/messages.ts';
+import { receiveContactMessage } from '../../services/contact.service.ts';
+import { errorResponses } from './schemas.ts';
+
+export const ContactBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: CONTACT_LIMITS.name })),
+    email: Type.Optional(Type.String({ maxLength: CONTACT_LIMITS.email })),
+    phone: Type.Optional(Type.String({ maxLength: CONTACT_LIMITS.phone })),
+    message: Type.Optional(Type.String({ maxLength: CONTACT_LIMITS.message })),
+  },
+  { additionalProperties: false },
+);
+
+const route: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/contact-us-form',
+    {
+      config: { rateLimit: app.rateLimits.forms },
+      schema: {
+        summary: 'Send a message to the business',
+        tags: ['public'],
+        body: ContactBody,
+        response: {
+          201: Type.Object({ message: Type.String(), id: Type.String({ format: 'uuid' }) }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { name = '', email = '', phone = '', message = '' } = request.body;
+      const saved = await receiveContactMessage(app.db, { name, email, phone, message });
+      request.log.info({ contactMessageId: saved.id }, 'contact message received');
+      return reply.code(201).send({ message: MESSAGES.contactReceived, id: saved.id });
+    },
+  );
+};
+
+export default route;

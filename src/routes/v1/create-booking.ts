@@ -1,0 +1,70 @@
+/** POST /v1/create-booking: the booking wizard's whole form state (spec sections 3, 5 and 7). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { BOOKING_LIMITS, emptyBooking, REGIONS, TIME_SLOTS } from '../../domain/booking-rules.ts';
+import { PACKAGE_NAMES } from '../../domain/catalogue.ts';
+import { MESSAGES } from '../../domain/messages.ts';
+import { createBooking } from '../../services/booking.service.ts';
+import { BookingSchema, ErrorSchema, errorResponses, toBookingDto } from './schemas.ts';
+
+const text = (field: keyof typeof BOOKING_LIMITS, description: string) =>
+  Type.Optional(Type.String({ maxLength: BOOKING_LIMITS[field], description }));
+
+/**
+ * Every key is optional here so that a blank or missing field gets the wizard's own message from
+ * the booking rules; the schema's job is types and unknown keys.
+ */
+export const CreateBookingBody = Type.Object(
+  {
+    service: text('service', `One of: ${PACKAGE_NAMES.join(', ')}`),
+    coatingType: text('coatingType', "Ceramic Coating only: coat1 (1 year) or coat2 (3 years); '' otherwise"),
+    vehicleType: text('vehicleType', 'sm, mid or suv'),
+    selectedVehicleType: text('selectedVehicleType', 'The size chosen on step 1 (sm, mid, suv, Hatchback, Sedan or Suv)'),
+    date: text('date', 'YYYY-MM-DD, from tomorrow (Pacific/Auckland) up to 12 months ahead'),
+    time: text('time', `One of ${TIME_SLOTS.join(', ')}`),
+    serviceType: text('serviceType', 'onsite or dropoff'),
+    houseNumber: text('houseNumber', 'Required for onsite'),
+    streetAddress: text('streetAddress', 'Required for onsite'),
+    suburb: text('suburb', 'Required for onsite'),
+    city: text('city', 'Required for onsite'),
+    postalCode: text('postalCode', 'Required for onsite'),
+    region: text('region', `Required for onsite; one of: ${REGIONS.join(', ')}`),
+    landmark: text('landmark', 'Optional'),
+    saveAddress: Type.Optional(Type.Boolean()),
+    name: text('name', 'Full name'),
+    email: text('email', 'E-mail address'),
+    phone: text('phone', '7 to 15 digits, spaces, +, brackets or hyphens'),
+    notes: text('notes', 'Optional'),
+  },
+  { additionalProperties: false },
+);
+
+const route: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/create-booking',
+    {
+      config: { rateLimit: app.rateLimits.forms },
+      schema: {
+        summary: 'Book a service',
+        tags: ['public'],
+        body: CreateBookingBody,
+        response: {
+          201: Type.Object({ message: Type.String(), id: Type.String({ format: 'uuid' }), booking: BookingSchema }),
+          409: ErrorSchema,
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const booking = await createBooking(
+        app.db,
+        { ...emptyBooking(), ...request.body },
+        { now: new Date(), slotCapacity: app.config.bookingSlotCapacity },
+      );
+      request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created');
+      return reply.code(201).send({ message: MESSAGES.bookingCreated, id: booking.id, booking: toBookingDto(booking) });
+    },
+  );
+};
+
+export default route;

@@ -1,0 +1,38 @@
+/**
+ * The JSON API under /v1. Everything here needs the database, so one hook answers 503 at once
+ * while it is unreachable; writes must be JSON, which no cross-site HTML form can send.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { AppError } from '../../errors.ts';
+import contactUsForm from './contact-us-form.ts';
+import createBooking from './create-booking.ts';
+import login from './auth/login.ts';
+import logout from './auth/logout.ts';
+import staffRoutes from './staff/index.ts';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const v1Routes: FastifyPluginAsync = async (app) => {
+  app.addHook('onRequest', async (request) => {
+    if (BODY_METHODS.has(request.method) && hasBody(request.headers) && !isJson(request.headers['content-type'])) {
+      throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type: send application/json');
+    }
+  });
+  app.addHook('preHandler', async () => app.database.assertReady());
+
+  await app.register(contactUsForm);
+  await app.register(createBooking);
+  await app.register(login);
+  await app.register(logout);
+  await app.register(staffRoutes);
+};
+
+function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
+}
+
+export default v1Routes;

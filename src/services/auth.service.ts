@@ -1,0 +1,85 @@
+/**
+ * Staff sign-in: the admin password (only ever held as an argon2id hash) and server-side
+ * sessions whose random 256-bit ids are stored only as SHA-256 hashes.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import argon2 from 'argon2';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import { ADMIN_PASSWORD_HASH_KEY, getSetting, insertSettingIfAbsent } from '../db/settings.repository.ts';
+import { deleteDeadSessions, deleteSession, findLiveSession, insertSession, touchSession } from '../db/sessions.repository.ts';
+
+/** OWASP's argon2id recommendation (m=19 MiB, t=2, p=1), raised to argon2's stronger defaults. */
+export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 65536, timeCost: 3, parallelism: 4 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, ARGON2_OPTIONS);
+}
+
+export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+  try {
+    return await argon2.verify(hash, password);
+  } catch {
+    return false;
+  }
+}
+
+export interface PasswordSources {
+  adminPasswordHash: string | undefined;
+  adminPassword: string | undefined;
+}
+
+export type PasswordOrigin = 'ADMIN_PASSWORD_HASH' | 'ADMIN_PASSWORD' | 'stored' | 'generated';
+
+/**
+ * The hash to check sign-ins against, from the first source that has one: ADMIN_PASSWORD_HASH,
+ * ADMIN_PASSWORD, the hash stored by `npm run set-password`, or else a new random password whose
+ * hash is stored (the caller prints the password once). Several instances starting together
+ * agree on one generated password: only the first insert wins.
+ */
+export async function resolveAdminPassword(
+  db: Kysely<Database>,
+  sources: PasswordSources,
+): Promise<{ hash: string; origin: PasswordOrigin; generatedPassword?: string }> {
+  if (sources.adminPasswordHash) return { hash: sources.adminPasswordHash, origin: 'ADMIN_PASSWORD_HASH' };
+  if (sources.adminPassword) return { hash: await hashPassword(sources.adminPassword), origin: 'ADMIN_PASSWORD' };
+  const stored = await getSetting(db, ADMIN_PASSWORD_HASH_KEY);
+  if (stored) return { hash: stored, origin: 'stored' };
+  const generatedPassword = randomBytes(18).toString('base64url');
+  const hash = await hashPassword(generatedPassword);
+  if (await insertSettingIfAbsent(db, ADMIN_PASSWORD_HASH_KEY, hash)) return { hash, origin: 'generated', generatedPassword };
+  return { hash: (await getSetting(db, ADMIN_PASSWORD_HASH_KEY))!, origin: 'stored' };
+}
+
+export interface SessionPolicy {
+  idleMs: number;
+  maxAgeMs: number;
+}
+
+/** How often a session's last-seen time is written: not on every request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function hashSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+export async function startSession(db: Kysely<Database>, policy: SessionPolicy, now = new Date()): Promise<string> {
+  await deleteDeadSessions(db, now, new Date(now.getTime() - policy.idleMs));
+  const id = randomBytes(32).toString('base64url');
+  await insertSession(db, hashSessionId(id), new Date(now.getTime() + policy.maxAgeMs));
+  return id;
+}
+
+/** True when the id names a live session; keeps it alive. */
+export async function checkSession(db: Kysely<Database>, id: string, policy: SessionPolicy, now = new Date()): Promise<boolean> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return false;
+  const idHash = hashSessionId(id);
+  const session = await findLiveSession(db, idHash, now, new Date(now.getTime() - policy.idleMs));
+  if (!session) return false;
+  if (now.getTime() - session.last_seen_at.getTime() > TOUCH_INTERVAL_MS) await touchSession(db, idHash, now);
+  return true;
+}
+
+export async function endSession(db: Kysely<Database>, id: string): Promise<void> {
+  await deleteSession(db, hashSessionId(id));
+}

@@ -1,0 +1,18 @@
+/** Receiving a message from the contact form. */
+import type { Kysely } from 'kysely';
+import { validateContact, type ContactInput } from '../domain/contact-rules.ts';
+import type { ContactMessage, Database } from '../db/database.ts';
+import { insertContactMessage } from '../db/contact-messages.repository.ts';
+import { validationFailed } from '../errors.ts';
+
+export async function receiveContactMessage(db: Kysely<Database>, raw: ContactInput): Promise<ContactMessage> {
+  const input: ContactInput = {
+    name: raw.name.trim(),
+    email: raw.email.trim(),
+    phone: raw.phone.trim(),
+    message: raw.message.trim(),
+  };
+  const errors = validateContact(input);
+  if (errors.length > 0) throw validationFailed(errors);
+  return insertContactMessage(db, input);
+}

@@ -1,0 +1,54 @@
+/**
+ * How request schemas are checked. JSON bodies are never coerced (a number where a string
+ * belongs is a 400), unknown keys are refused rather than silently dropped, and every error is
+ * reported; query strings and params are coerced, since they are text by nature.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
+import { tooLong, type FieldError } from './domain/messages.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+  return addFormats(
+    new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: true, strict: false }),
+  );
+}
+
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv('array');
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+/** Turns schema errors into `{ field, message }` pairs naming the payload key. */
+export function toFieldErrors(errors: FastifySchemaValidationError[]): FieldError[] {
+  const result: FieldError[] = [];
+  for (const error of errors as ErrorObject[]) {
+    const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    switch (error.keyword) {
+      case 'additionalProperties':
+        result.push({ field: String(error.params.additionalProperty), message: 'Unknown field' });
+        break;
+      case 'required':
+        result.push({ field: String(error.params.missingProperty), message: 'This field is required' });
+        break;
+      case 'type':
+        result.push(
+          path === ''
+            ? { field: '', message: 'The request body must be a JSON object' }
+            : { field: path, message: `Must be a ${error.params.type}` },
+        );
+        break;
+      case 'maxLength':
+        result.push({ field: path, message: tooLong(Number(error.params.limit)) });
+        break;
+      default:
+        result.push({ field: path, message: error.message ?? 'Invalid value' });
+    }
+  }
+  return result.filter((e, i) => result.findIndex((o) => o.field === e.field) === i);
+}

@@ -1,0 +1,62 @@
+import t from 'tap';
+import { loadConfig } from '../src/config.ts';
+
+t.test('defaults give the embedded database on port 3000', async (t) => {
+  const config = loadConfig({});
+  t.equal(config.port, 3000);
+  t.equal(config.host, '0.0.0.0');
+  t.equal(config.databaseUrl, undefined);
+  t.equal(config.dataDir, './data');
+  t.equal(config.dashboardAuth, 'session');
+  t.equal(config.bookingSlotCapacity, 2);
+  t.equal(config.trustProxy, false);
+});
+
+t.test('values are read and converted', async (t) => {
+  const config = loadConfig({ PORT: '8080', TRUST_PROXY: '1', BOOKING_SLOT_CAPACITY: '5', DASHBOARD_AUTH: 'prompt', PUBLIC_URL: 'https://valet.example.nz/' });
+  t.equal(config.port, 8080);
+  t.equal(config.trustProxy, 1);
+  t.equal(config.bookingSlotCapacity, 5);
+  t.equal(config.dashboardAuth, 'prompt');
+  t.equal(config.business.publicUrl, 'https://valet.example.nz');
+});
+
+t.test('a bad value stops start-up with one line naming the variable', async (t) => {
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: 'eighty' }, /^Invalid configuration: PORT .*"eighty"/],
+    [{ PORT: '70000' }, /^Invalid configuration: PORT/],
+    [{ DASHBOARD_AUTH: 'open' }, /^Invalid configuration: DASHBOARD_AUTH is not one of the allowed values/],
+    [{ BOOKING_SLOT_CAPACITY: '0' }, /^Invalid configuration: BOOKING_SLOT_CAPACITY/],
+    [{ DATABASE_URL: 'mysql://localhost/db' }, /^Invalid configuration: DATABASE_URL/],
+    [{ NODE_ENV: 'staging' }, /^Invalid configuration: NODE_ENV/],
+    [{ LOG_LEVEL: 'loud' }, /^Invalid configuration: LOG_LEVEL/],
+    [{ ADMIN_PASSWORD_HASH: 'plain-text' }, /^Invalid configuration: ADMIN_PASSWORD_HASH/],
+  ];
+  for (const [env, pattern] of cases) {
+    t.throws(() => loadConfig(env), { name: 'ConfigError', message: pattern }, JSON.stringify(env));
+  }
+});
+
+t.test('secrets are never echoed in configuration errors', async (t) => {
+  const messageOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return 'no error';
+  };
+  const short = messageOf({ ADMIN_PASSWORD: 'short' });
+  t.match(short, /^Invalid configuration: ADMIN_PASSWORD/);
+  t.notMatch(short, /short"/);
+  const url = messageOf({ DATABASE_URL: 'postgres:/user:secret@host' });
+  t.match(url, /^Invalid configuration: DATABASE_URL/);
+  t.notMatch(url, /secret/);
+});
+
+t.test('an admin hash weaker than OWASP minimum is refused', async (t) => {
+  const weak = '$argon2id$v=19$m=4096,t=1,p=1$c29tZXNhbHQ$aGFzaGhhc2hoYXNo';
+  t.throws(() => loadConfig({ ADMIN_PASSWORD_HASH: weak }), /OWASP/);
+  const strong = '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHQ$aGFzaGhhc2hoYXNo';
+  t.equal(loadConfig({ ADMIN_PASSWORD_HASH: strong }).adminPasswordHash, strong);
+});

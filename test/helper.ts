@@ -1,0 +1,96 @@
+/**
+ * Builds the real application for a test, on an in-memory PGlite database or on a fresh
+ * database of its own on the PostgreSQL server named by TEST_DATABASE_URL (or DATABASE_URL).
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Test } from 'tap';
+import { buildApp, type App } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+
+export type Backend = 'pglite' | 'postgres';
+
+export const TEST_ADMIN_PASSWORD = 'correct horse battery staple';
+
+const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
+
+/** PGlite always; the PostgreSQL server too when one is configured. */
+export function backends(): Backend[] {
+  return serverUrl ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/** Runs `fn` once per backend, each as its own subtest named after the backend. */
+export async function forEachBackend(t: Test, fn: (t: Test, backend: Backend) => Promise<void>): Promise<void> {
+  for (const backend of backends()) {
+    await t.test(backend, (st) => fn(st, backend));
+  }
+}
+
+export interface TestAppOptions {
+  backend?: Backend;
+  /** Environment variables on top of the test defaults. */
+  env?: Record<string, string>;
+  /** Start listening on a random local port (for browser tests). */
+  listen?: boolean;
+}
+
+/** A database of its own on the PostgreSQL server, dropped when the test ends. */
+export async function createServerDatabase(t: Test): Promise<string> {
+  if (!serverUrl) throw new Error('No PostgreSQL server configured (TEST_DATABASE_URL)');
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  t.teardown(async () => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  });
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function testConfig(t: Test, options: TestAppOptions = {}): Promise<Config> {
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory://',
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    RATE_LIMIT_FORMS_MAX: '1000',
+    RATE_LIMIT_LOGIN_MAX: '1000',
+    ...options.env,
+  };
+  if (options.backend === 'postgres' && !env.DATABASE_URL) env.DATABASE_URL = await createServerDatabase(t);
+  return loadConfig(env);
+}
+
+export async function buildTestApp(t: Test, options: TestAppOptions = {}): Promise<App> {
+  const config = await testConfig(t, options);
+  const app = await buildApp(config);
+  t.teardown(() => app.close());
+  if (options.listen) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  } else {
+    await app.ready();
+  }
+  return app;
+}
+
+/** Base URL of an app started with `listen: true`. */
+export function baseUrl(app: App): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('app is not listening on TCP');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/** Signs in as staff and returns the Cookie header to send with later requests. */
+export async function login(app: App, password = TEST_ADMIN_PASSWORD): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { password } });
+  if (res.statusCode !== 204) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  const cookie = res.cookies[0];
+  if (!cookie) throw new Error('login set no cookie');
+  return `${cookie.name}=${cookie.value}`;
+}
