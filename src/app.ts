@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { AppError, isConnectionError, databaseUnavailable, type ErrorBody } from './errors.ts';
 import { loggerOptions } from './logger.ts';
@@ -25,12 +26,18 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export type App = FastifyInstance;
 
-export async function buildApp(config: Config, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** Where log lines go (standard output by default); tests read them from here. */
+  logStream?: DestinationStream;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    logger: { ...loggerOptions(config.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: config.bodyLimit,
     trustProxy: trustProxyOption(config.trustProxy),
-    requestIdHeader: 'x-request-id',
+    // genReqId reads the header itself, so that a malformed id from outside is replaced.
+    requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

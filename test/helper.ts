@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import type { Test } from 'tap';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -32,6 +33,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Start listening on a random local port (for browser tests). */
   listen?: boolean;
+  /** Receives the app's log lines. */
+  logStream?: DestinationStream;
 }
 
 /** A database of its own on the PostgreSQL server, dropped when the test ends. */
@@ -69,7 +72,7 @@ export async function testConfig(t: Test, options: TestAppOptions = {}): Promise
 
 export async function buildTestApp(t: Test, options: TestAppOptions = {}): Promise<App> {
   const config = await testConfig(t, options);
-  const app = await buildApp(config);
+  const app = await buildApp(config, { logStream: options.logStream });
   t.teardown(() => app.close());
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -48,8 +48,12 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
       statement_timeout: 15_000,
       types,
     });
-    // An idle client losing its server must not crash the process; the next query reconnects.
-    pool.on('error', (err) => log.warn({ err }, 'idle database connection lost'));
+    // A client losing its server must never crash the process, whether it sits idle in the pool
+    // or was just handed out; its query fails (503) and the pool opens a new connection next time.
+    pool.on('error', (err) => log.warn({ err: { message: err.message } }, 'idle database connection lost'));
+    pool.on('connect', (client) => {
+      client.on('error', (err) => log.warn({ err: { message: err.message } }, 'database connection lost'));
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

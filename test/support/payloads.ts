@@ -1,0 +1,34 @@
+/** Request bodies as real clients send them. */
+import { addDays, format } from 'date-fns';
+import { todayInAuckland } from '../../src/domain/booking-rules.ts';
+
+export const today = todayInAuckland(new Date());
+
+/** The date `n` days from today in Auckland. */
+export const inDays = (n: number) => format(addDays(new Date(`${today}T12:00:00`), n), 'yyyy-MM-dd');
+
+/** The form state exactly as the original client sends it: every key, empty strings for the rest. */
+export function originalClientPayload(overrides: Record<string, unknown> = {}) {
+  return {
+    service: 'Deluxe Clean',
+    coatingType: '',
+    date: inDays(3),
+    time: '10:00',
+    houseNumber: '7',
+    streetAddress: 'Ellerslie-Panmure Highway',
+    suburb: 'Mount Wellington',
+    city: 'Auckland',
+    postalCode: '1060',
+    region: 'Auckland',
+    landmark: '',
+    saveAddress: false,
+    serviceType: 'onsite',
+    name: 'Mere Ngata',
+    email: 'mere@example.co.nz',
+    phone: '+64 21 555 9876',
+    vehicleType: 'mid',
+    notes: '',
+    selectedVehicleType: 'mid',
+    ...overrides,
+  };
+}
