@@ -1,0 +1,145 @@
+/** Site footer with every element of spec section 2: newsletter, about, links, contact, hours, payments, legal. */
+import { useState, type FormEvent } from 'react';
+import { HOURS, telHref, type BusinessInfo } from '../../src/domain/business.ts';
+import { PACKAGES } from '../../src/domain/catalogue.ts';
+import { ABOUT_SNIPPET } from '../../src/domain/content.ts';
+import { Icon } from './Icon.tsx';
+
+const QUICK_LINKS = [
+  { href: '/', label: 'Home' },
+  { href: '/services', label: 'Services' },
+  { href: '/about', label: 'About Us' },
+  { href: '/contact', label: 'Contact' },
+  { href: '/booking', label: 'Booking' },
+];
+
+const PAYMENT_METHODS = ['Visa', 'Mastercard', 'EFTPOS', 'Bank transfer', 'Cash'];
+
+/**
+ * The original had a newsletter box with no sign-up behind it. It is kept (hidden on the home
+ * page, as there), but it says plainly that sign-up is not open rather than pretending to subscribe.
+ */
+function Newsletter({ hidden }: { hidden: boolean }) {
+  const [note, setNote] = useState('');
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setNote('Our newsletter is not open yet. Follow us on Facebook or Instagram for offers.');
+  };
+  return (
+    <section className={hidden ? 'newsletter hidden' : 'newsletter'} aria-labelledby="newsletter-title">
+      <div className="container newsletter-inner">
+        <div>
+          <h2 id="newsletter-title">Stay in the loop</h2>
+          <p>Seasonal offers and car-care tips.</p>
+        </div>
+        <form className="newsletter-form" onSubmit={onSubmit} action="/contact" method="get">
+          <label htmlFor="newsletter-email" className="visually-hidden">
+            Email address
+          </label>
+          <input id="newsletter-email" type="email" name="email" placeholder="Your email address" autoComplete="email" />
+          <button type="submit" className="button button-accent">
+            Subscribe
+          </button>
+          <p className="form-note" role="status">
+            {note}
+          </p>
+        </form>
+      </div>
+    </section>
+  );
+}
+
+export function Footer({ business, path }: { business: BusinessInfo; path: string }) {
+  return (
+    <footer className="site-footer">
+      <Newsletter hidden={path === '/'} />
+      <div className="container footer-grid">
+        <section aria-labelledby="footer-about">
+          <h2 id="footer-about" className="footer-title">
+            {business.name}
+          </h2>
+          <p>{ABOUT_SNIPPET}</p>
+          <ul className="social-links">
+            <li>
+              <a href={business.facebookUrl} rel="noopener" aria-label="Facebook">
+                <Icon name="facebook" size={20} />
+              </a>
+            </li>
+            <li>
+              <a href={business.instagramUrl} rel="noopener" aria-label="Instagram">
+                <Icon name="instagram" size={20} />
+              </a>
+            </li>
+          </ul>
+        </section>
+        <nav aria-labelledby="footer-quick">
+          <h2 id="footer-quick" className="footer-title">
+            Quick Links
+          </h2>
+          <ul className="footer-links">
+            {QUICK_LINKS.map((link) => (
+              <li key={link.href}>
+                <a href={link.href}>{link.label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <nav aria-labelledby="footer-services">
+          <h2 id="footer-services" className="footer-title">
+            Services
+          </h2>
+          <ul className="footer-links">
+            {PACKAGES.map((pkg) => (
+              <li key={pkg.id}>
+                <a href={`/services/${pkg.id}`}>{pkg.name}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <section aria-labelledby="footer-contact">
+          <h2 id="footer-contact" className="footer-title">
+            Contact
+          </h2>
+          <address className="footer-contact">
+            <span>
+              <Icon name="pin" size={18} /> {business.streetAddress}, {business.suburb}, {business.city} {business.postcode}
+            </span>
+            <a href={`mailto:${business.email}`}>
+              <Icon name="mail" size={18} /> {business.email}
+            </a>
+            <a href={telHref(business.phone)}>
+              <Icon name="phone" size={18} /> {business.phone}
+            </a>
+          </address>
+          <h3 className="footer-subtitle">Business Hours</h3>
+          <ul className="hours">
+            {HOURS.marketingFooter.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </section>
+      </div>
+      <div className="container footer-bottom">
+        <ul className="payments" aria-label="Payment methods we accept">
+          {PAYMENT_METHODS.map((method) => (
+            <li key={method}>{method}</li>
+          ))}
+        </ul>
+        <ul className="legal-links">
+          <li>
+            <a href="/privacy-policy">Privacy Policy</a>
+          </li>
+          <li>
+            <a href="/terms">Terms of Service</a>
+          </li>
+          <li>
+            <a href="/sitemap">Sitemap</a>
+          </li>
+        </ul>
+        <p className="copyright">
+          © 2024 {business.name}. All rights reserved.
+        </p>
+      </div>
+    </footer>
+  );
+}

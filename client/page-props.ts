@@ -1,0 +1,10 @@
+/** What every page receives, on the server and again in the browser from the hydration data. */
+import type { BusinessInfo } from '../src/domain/business.ts';
+
+export interface PageProps {
+  /** The page's path, or NOT_FOUND_PATH for the 404 page. */
+  path: string;
+  business: BusinessInfo;
+}
+
+export const NOT_FOUND_PATH = '/404';

@@ -1,0 +1,38 @@
+import t from 'tap';
+import { parse } from 'devalue';
+import { DEFAULT_BUSINESS } from '../src/domain/business.ts';
+import { renderDocument, serializeData } from '../src/render/document.ts';
+
+const assets = { script: '/assets/entry-client-abc.js', styles: ['/assets/entry-client-abc.css'] };
+
+t.test('hydration data cannot close its script tag and round-trips', async (t) => {
+  const hostile = { ...DEFAULT_BUSINESS, name: '</script><script>alert(1)</script>' };
+  const data = serializeData({ path: '/', business: hostile });
+  t.notMatch(data, /<\/script/i);
+  t.notMatch(data, /</);
+  t.same(parse(data), { path: '/', business: hostile });
+
+  const html = renderDocument({ path: '/', business: hostile, assets });
+  const block = /<script type="application\/json" id="__DATA__">([\s\S]*?)<\/script>/.exec(html)?.[1];
+  t.ok(block, 'the data block is intact');
+  t.same(parse(block!), { path: '/', business: hostile });
+  t.notMatch(html, /<script>alert\(1\)<\/script>/, 'no executable injection anywhere');
+});
+
+t.test('the document has the head a page needs', async (t) => {
+  const html = renderDocument({ path: '/', business: { ...DEFAULT_BUSINESS, publicUrl: 'https://valet.example.nz' }, assets });
+  t.match(html, /^<!doctype html><html lang="en-NZ">/);
+  t.match(html, /<title>Auckland Valet Co\. \| Mobile Car Valeting &amp; Detailing in Auckland<\/title>/);
+  t.match(html, /<meta name="description" content="[^"]*Auckland[^"]*">/);
+  t.match(html, /<link rel="canonical" href="https:\/\/valet\.example\.nz\/">/);
+  t.match(html, /<link rel="stylesheet" href="\/assets\/entry-client-abc\.css">/);
+  t.match(html, /<script type="module" src="\/assets\/entry-client-abc\.js"><\/script>/);
+  t.match(html, /<meta name="viewport" content="width=device-width, initial-scale=1">/);
+});
+
+t.test('the not-found document is not indexed', async (t) => {
+  const html = renderDocument({ path: '/404', business: DEFAULT_BUSINESS, assets });
+  t.match(html, /<meta name="robots" content="noindex">/);
+  t.notMatch(html, /rel="canonical"/);
+  t.match(html, /We couldn&#x27;t find that page/);
+});
