@@ -1,0 +1,21 @@
+/**
+ * `npm start`: makes sure the production build is current, then runs it in a child process,
+ * passing signals on so that the server shuts down gracefully.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT_DIR } from '../paths.ts';
+import { ensureBuild } from './build-state.ts';
+
+ensureBuild();
+
+const server = spawn(process.execPath, [path.join(ROOT_DIR, 'dist/server/server.js')], {
+  cwd: ROOT_DIR,
+  stdio: 'inherit',
+  env: { NODE_ENV: 'production', ...process.env },
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,128 @@
+/**
+ * The production build boots from only what the Dockerfile's final stage ships: the test reads
+ * the final stage's COPY lines, assembles exactly those files in a temporary directory (installing
+ * production dependencies as the deps stage does), starts `CMD`, and stops it with SIGTERM.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { ROOT_DIR } from '../src/paths.ts';
+import { createServerDatabase, TEST_ADMIN_PASSWORD } from './helper.ts';
+
+interface FinalStage {
+  copies: { from: string | undefined; sources: string[]; target: string }[];
+  user: string | undefined;
+  cmd: string[];
+}
+
+function parseFinalStage(dockerfile: string): FinalStage {
+  const lines = dockerfile.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim());
+  const final = lines.slice(lines.findLastIndex((line) => /^FROM\s/i.test(line)));
+  const stage: FinalStage = { copies: [], user: undefined, cmd: [] };
+  for (const line of final) {
+    const [instruction, ...rest] = line.split(/\s+/);
+    if (/^COPY$/i.test(instruction ?? '')) {
+      const from = rest.find((arg) => arg.startsWith('--from='))?.slice('--from='.length);
+      const paths = rest.filter((arg) => !arg.startsWith('--'));
+      stage.copies.push({ from, sources: paths.slice(0, -1), target: paths.at(-1)! });
+    } else if (/^USER$/i.test(instruction ?? '')) {
+      stage.user = rest[0];
+    } else if (/^CMD$/i.test(instruction ?? '')) {
+      stage.cmd = JSON.parse(rest.join(' '));
+    }
+  }
+  return stage;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
+}
+
+t.test('the Docker image boots from its final stage alone and shuts down gracefully', async (t) => {
+  const stage = parseFinalStage(await readFile(path.join(ROOT_DIR, 'Dockerfile'), 'utf8'));
+  t.equal(stage.user, 'node', 'runs as the non-root node user');
+  t.equal(stage.cmd[0], 'node', 'CMD runs node directly');
+
+  const app = await mkdtemp(path.join(tmpdir(), 'valet-image-'));
+  t.teardown(() => rm(app, { recursive: true, force: true }));
+  for (const copy of stage.copies) {
+    if (copy.from === 'deps') {
+      t.same(copy.sources, ['/app/node_modules'], 'the deps stage provides node_modules');
+      const install = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8' });
+      t.equal(install.status, 0, `npm ci --omit=dev: ${install.stderr}`);
+    } else if (copy.from === 'build') {
+      for (const source of copy.sources) {
+        t.match(source, /^\/app\//, 'build outputs come from /app');
+        await cp(path.join(ROOT_DIR, source.replace(/^\/app\//, '')), path.join(app, copy.target), { recursive: true });
+      }
+    } else {
+      t.equal(copy.from, undefined, `unknown stage ${copy.from}`);
+      for (const source of copy.sources) {
+        const destination = copy.target.endsWith('/') ? path.join(app, copy.target, source) : path.join(app, copy.target);
+        await cp(path.join(ROOT_DIR, source), destination, { recursive: true });
+      }
+    }
+  }
+
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+  };
+  if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) env.DATABASE_URL = await createServerDatabase(t);
+  else env.DATA_DIR = path.join(app, 'data');
+
+  const server = spawn(stage.cmd[0]!, stage.cmd.slice(1), { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  server.stdout.on('data', (chunk) => (output += chunk));
+  server.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+  t.teardown(() => {
+    if (server.exitCode === null) server.kill('SIGKILL');
+  });
+
+  const base = `http://127.0.0.1:${port}`;
+  const ready = await waitFor(async () => (await fetch(`${base}/readyz`)).status === 200, 30_000);
+  t.ok(ready, `ready within 30 s${ready ? '' : `: ${output}`}`);
+
+  const home = await fetch(`${base}/`);
+  t.equal(home.status, 200);
+  t.match(await home.text(), /<h1/);
+  const health = await fetch(`${base}/healthz`);
+  t.equal(health.status, 200);
+  const script = /<script type="module" src="([^"]+)"/.exec(await (await fetch(`${base}/`)).text())?.[1];
+  t.equal((await fetch(`${base}${script}`)).status, 200, 'the browser bundle is served');
+  const login = await fetch(`${base}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
+  });
+  t.equal(login.status, 204);
+  t.match(login.headers.get('set-cookie'), /^__Host-session=.*; Secure/);
+
+  server.kill('SIGTERM');
+  const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 15_000))]);
+  t.equal(code, 0, 'exits cleanly on SIGTERM');
+});
