@@ -1,11 +1,21 @@
-/** The whole page: header, the page chosen by path, footer. Rendered on the server and hydrated. */
+/** The whole page: header, the page chosen by path, footer, contact widget. Rendered on the server and hydrated. */
+import { useEffect, type ComponentType } from 'react';
+import { ContactWidget } from './components/ContactWidget.tsx';
 import { Footer } from './components/Footer.tsx';
 import { Header } from './components/Header.tsx';
+import { showFlash } from './lib/toast.ts';
 import type { PageProps } from './page-props.ts';
-import { pageFor } from './routes.ts';
 
-export function App(props: PageProps) {
-  const Page = pageFor(props.path).component;
+export interface AppProps extends PageProps<unknown> {
+  Page: ComponentType<PageProps<never>>;
+}
+
+export function App({ Page, ...props }: AppProps) {
+  useEffect(() => {
+    // Marks the page interactive (tests and monitoring wait for it), then shows any pending toast.
+    document.documentElement.dataset.hydrated = 'true';
+    showFlash();
+  }, []);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -13,9 +23,10 @@ export function App(props: PageProps) {
       </a>
       <Header path={props.path} businessName={props.business.name} />
       <main id="main" tabIndex={-1}>
-        <Page {...props} />
+        <Page {...(props as PageProps<never>)} />
       </main>
       <Footer business={props.business} path={props.path} />
+      <ContactWidget business={props.business} />
     </>
   );
 }

@@ -1,13 +1,17 @@
-/** Browser entry: hydrates the server-rendered page with the props the server used. */
+/** Browser entry: loads the page's chunk and hydrates the server-rendered page with the server's props. */
 import { hydrateRoot } from 'react-dom/client';
-import { parse } from 'devalue';
 import { App } from './App.tsx';
+import { loadPage } from './lib/page-loader.ts';
 import type { PageProps } from './page-props.ts';
+import type { PageModule } from './routes.ts';
 import './styles/site.css';
 
 const data = document.getElementById('__DATA__');
 const root = document.getElementById('root');
 if (data && root) {
-  const props = parse(data.textContent ?? '') as PageProps;
-  hydrateRoot(root, <App {...props} />);
+  const props = JSON.parse(data.textContent ?? '{}') as PageProps<unknown>;
+  // The server names the page's module, so the page table (titles, descriptions) stays out of the bundle.
+  loadPage(root.dataset.page as PageModule).then((Page) => {
+    hydrateRoot(root, <App {...props} Page={Page} />);
+  });
 }

@@ -2,21 +2,15 @@
 import { renderToString } from 'react-dom/server';
 import { App } from './App.tsx';
 import type { PageProps } from './page-props.ts';
-import { pageFor } from './routes.ts';
+import { PAGE_COMPONENTS } from './pages/index.ts';
+import { pageFor, type PageDefinition } from './routes.ts';
 
 export interface RenderedPage {
   html: string;
-  title: string;
-  description: string;
-  index: boolean;
+  page: PageDefinition;
 }
 
-export function renderPage(props: PageProps): RenderedPage {
+export function renderPage(props: PageProps<unknown>): RenderedPage {
   const page = pageFor(props.path);
-  return {
-    html: renderToString(<App {...props} />),
-    title: page.title(props.business),
-    description: page.description,
-    index: page.index,
-  };
+  return { html: renderToString(<App {...props} Page={PAGE_COMPONENTS[page.module]} />), page };
 }

@@ -1,40 +1,82 @@
-/** The page table: adding a page is one entry here (and its route on the server). */
-import type { ComponentType } from 'react';
+/**
+ * The page table, shared by the server (which routes and renders) and the browser (which loads
+ * the page's own chunk to hydrate it). Adding a page is one entry here and its file in pages/.
+ */
 import type { BusinessInfo } from '../src/domain/business.ts';
-import { HomePage } from './pages/HomePage.tsx';
-import { NotFoundPage } from './pages/NotFoundPage.tsx';
-import { NOT_FOUND_PATH, type PageProps } from './page-props.ts';
+import { PACKAGES } from '../src/domain/catalogue.ts';
+import { SERVICE_DETAILS } from '../src/domain/content.ts';
+import { NOT_FOUND_PATH } from './page-props.ts';
+
+/** The file in client/pages/ that renders the page. */
+export type PageModule =
+  | 'HomePage'
+  | 'AboutPage'
+  | 'ServicesPage'
+  | 'ServiceDetailPage'
+  | 'PricingPage'
+  | 'ContactPage'
+  | 'BookingPage'
+  | 'LegalPage'
+  | 'TestimonialsPage'
+  | 'SitemapPage'
+  | 'NotFoundPage';
 
 export interface PageDefinition {
   path: string;
+  module: PageModule;
+  /** Link text in the HTML sitemap and breadcrumbs. */
+  label: string;
   title(business: BusinessInfo): string;
   description: string;
-  component: ComponentType<PageProps>;
-  /** Whether search engines should index the page. */
+  /** Whether search engines should index the page (and sitemap.xml list it). */
   index: boolean;
+  group: 'main' | 'services' | 'legal' | 'none';
 }
+
+const page = (path: string, module: PageModule, label: string, title: string, description: string, group: PageDefinition['group'] = 'main'): PageDefinition => ({
+  path,
+  module,
+  label,
+  title: (b) => `${title} | ${b.name}`,
+  description,
+  index: true,
+  group,
+});
 
 export const PAGES: readonly PageDefinition[] = [
   {
-    path: '/',
+    ...page('/', 'HomePage', 'Home', '', 'Mobile and drop-off car valeting and detailing in Auckland. Same-day service, eco-friendly products, prices from $69. Book online 24/7.'),
     title: (b) => `${b.name} | Mobile Car Valeting & Detailing in Auckland`,
-    description:
-      'Mobile and drop-off car valeting and detailing in Auckland. Same-day service, eco-friendly products, prices from $69. Book online 24/7.',
-    component: HomePage,
-    index: true,
   },
+  page('/services', 'ServicesPage', 'Services', 'Car Valeting & Detailing Services', 'Exterior washing, interior cleaning, paint protection, ceramic coating and window tinting, at your place or at our Mount Wellington service centre.'),
+  page('/pricing', 'PricingPage', 'Pricing', 'Pricing', 'Fixed car valeting and detailing prices by vehicle size, from $69. Compare our packages, from Quick Clean to Ceramic Coating.'),
+  page('/booking', 'BookingPage', 'Book Online', 'Book Online', 'Book a car valet or detail online in three steps: choose a package, pick a date and time, and tell us where to find you.'),
+  page('/about', 'AboutPage', 'About Us', 'About Us', 'Meet the Auckland car valeting team: our story since 2020, our values and the people who look after your car.'),
+  page('/contact', 'ContactPage', 'Contact', 'Contact Us', 'Call, e-mail or visit our Mount Wellington service centre, or send us a message. We reply quickly.'),
+  page('/testimonials', 'TestimonialsPage', 'Testimonials', 'Customer Reviews', 'What Auckland drivers say about our mobile car valeting and detailing.'),
+  ...PACKAGES.map((pkg) =>
+    page(`/services/${pkg.id}`, 'ServiceDetailPage', pkg.name, `${pkg.name} from $${Math.min(...Object.values(pkg.prices))}`, `${pkg.tagline}: ${pkg.description}`, 'services'),
+  ),
+  ...SERVICE_DETAILS.map((detail) => page(`/services/${detail.id}`, 'ServiceDetailPage', detail.title, detail.title, detail.summary, 'services')),
+  page('/privacy-policy', 'LegalPage', 'Privacy Policy', 'Privacy Policy', 'How we collect, use and protect your personal, booking, vehicle and payment information.', 'legal'),
+  page('/terms', 'LegalPage', 'Terms of Service', 'Terms of Service', 'Our booking, cancellation, payment and pricing terms.', 'legal'),
+  page('/sitemap', 'SitemapPage', 'Sitemap', 'Sitemap', 'Every page of our website in one list.', 'legal'),
 ];
 
 export const NOT_FOUND_PAGE: PageDefinition = {
   path: NOT_FOUND_PATH,
+  module: 'NotFoundPage',
+  label: 'Page not found',
   title: (b) => `Page not found | ${b.name}`,
   description: 'The page you were looking for does not exist.',
-  component: NotFoundPage,
   index: false,
+  group: 'none',
 };
 
+const BY_PATH = new Map(PAGES.map((p) => [p.path, p]));
+
 export function findPage(path: string): PageDefinition | undefined {
-  return PAGES.find((page) => page.path === path);
+  return BY_PATH.get(path);
 }
 
 export function pageFor(path: string): PageDefinition {

@@ -20,7 +20,7 @@ import authPlugin from './plugins/app/auth.ts';
 import renderPlugin from './plugins/app/render.ts';
 import healthRoutes from './routes/health.ts';
 import v1Routes from './routes/v1/index.ts';
-import pageRoutes from './routes/pages.ts';
+import pageRoutes from './routes/pages/index.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -78,7 +78,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (request.url === '/v1' || request.url.startsWith('/v1/') || request.method !== 'GET') {
       return reply.code(404).send({ message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}`, errors: [] } satisfies ErrorBody);
     }
-    return reply.page(404);
+    return reply.page({ status: 404 });
   });
 
   await app.register(configPlugin, { config });

@@ -60,3 +60,13 @@ export function isConnectionError(error: unknown): boolean {
     error.message,
   );
 }
+
+/**
+ * The error to show a visitor whose form post failed: our own errors as they are, a lost
+ * database as "temporarily unavailable"; anything else is a bug and is left to the error handler.
+ */
+export function formError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (isConnectionError(error)) return databaseUnavailable();
+  return undefined;
+}

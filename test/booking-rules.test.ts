@@ -2,18 +2,19 @@ import t from 'tap';
 import {
   TIME_SLOTS,
   REGIONS,
-  earliestBookingDate,
+  isCalendarDate,
   emptyBooking,
-  todayInAuckland,
   validateBooking,
   vehicleTypeForSize,
   type BookingInput,
 } from '../src/domain/booking-rules.ts';
+import { bookingWindow, earliestBookingDate, todayInAuckland } from '../src/domain/booking-dates.ts';
 import { MESSAGES } from '../src/domain/messages.ts';
 import { PACKAGES, STARTING_PRICE, priceFor } from '../src/domain/catalogue.ts';
 
 // 2026-11-22 23:30 UTC is already 2026-11-23 12:30 in Auckland (NZDT, UTC+13).
 const NOW = new Date('2026-11-22T23:30:00Z');
+const WINDOW = bookingWindow(NOW);
 
 export function validBooking(overrides: Partial<BookingInput> = {}): BookingInput {
   return {
@@ -66,9 +67,9 @@ t.test('tomorrow is computed in Auckland whatever the machine time zone', async 
 });
 
 t.test('a valid booking has no errors', async (t) => {
-  t.same(validateBooking(validBooking(), NOW), []);
-  t.same(validateBooking(validBooking({ serviceType: 'dropoff', houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '' }), NOW), []);
-  t.same(validateBooking(validBooking({ service: 'Ceramic Coating', coatingType: 'coat2', selectedVehicleType: 'Sedan', vehicleType: 'mid' }), NOW), []);
+  t.same(validateBooking(validBooking(), WINDOW), []);
+  t.same(validateBooking(validBooking({ serviceType: 'dropoff', houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '' }), WINDOW), []);
+  t.same(validateBooking(validBooking({ service: 'Ceramic Coating', coatingType: 'coat2', selectedVehicleType: 'Sedan', vehicleType: 'mid' }), WINDOW), []);
 });
 
 t.test('each rule answers with the spec message, in the wizard order', async (t) => {
@@ -105,9 +106,9 @@ t.test('each rule answers with the spec message, in the wizard order', async (t)
     [{ notes: 'x'.repeat(1001) }, 'notes', 'Please keep this under 1000 characters'],
   ];
   for (const [overrides, field, message] of cases) {
-    t.same(validateBooking(validBooking(overrides), NOW), [{ field, message }], `${JSON.stringify(overrides).slice(0, 60)}`);
+    t.same(validateBooking(validBooking(overrides), WINDOW), [{ field, message }], `${JSON.stringify(overrides).slice(0, 60)}`);
   }
-  const all = validateBooking(emptyBooking(), NOW).map((e) => e.field);
+  const all = validateBooking(emptyBooking(), WINDOW).map((e) => e.field);
   t.same(all, ['service', 'vehicleType', 'date', 'time', 'houseNumber', 'streetAddress', 'suburb', 'city', 'postalCode', 'region', 'name', 'email', 'phone']);
 });
 
@@ -117,4 +118,10 @@ t.test('ceramic body styles map to vehicle types', async (t) => {
   t.equal(vehicleTypeForSize('Suv'), 'suv');
   t.equal(vehicleTypeForSize('mid'), 'mid');
   t.equal(vehicleTypeForSize('Truck'), '');
+});
+
+t.test('calendar dates are checked without a date library', async (t) => {
+  for (const ok of ['2026-11-24', '2028-02-29', '2027-12-31']) t.ok(isCalendarDate(ok), ok);
+  for (const bad of ['2027-02-29', '2026-13-01', '2026-00-10', '2026-11-31', '26-11-24', '2026-11-24T00:00', '']) t.notOk(isCalendarDate(bad), bad);
+  t.same(WINDOW, { min: '2026-11-24', max: '2027-11-23' });
 });

@@ -1,8 +1,16 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import t from 'tap';
+import { PACKAGES } from '../src/domain/catalogue.ts';
+import { SERVICE_DETAILS } from '../src/domain/content.ts';
+import { PAGES } from '../client/routes.ts';
 import { buildTestApp } from './helper.ts';
 
+/** The JSON-LD block of a page. */
+const structuredData = (html: string) => JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!);
+const hydrationData = (html: string) => JSON.parse(/<script type="application\/json" id="__DATA__">([\s\S]*?)<\/script>/.exec(html)![1]!);
+
 t.test('pages', async (t) => {
-  const app = await buildTestApp(t);
+  const app = await buildTestApp(t, { env: { PUBLIC_URL: 'https://valet.example.nz' } });
 
   t.test('the home page is server-rendered with header, content and footer', async (t) => {
     const res = await app.inject('/');
@@ -10,7 +18,6 @@ t.test('pages', async (t) => {
     t.match(res.headers['content-type'], /text\/html; charset=utf-8/);
     const html = res.body;
     t.match(html, /<title>[^<]*Auckland[^<]*<\/title>/);
-    t.match(html, /<meta name="description"/);
     t.match(html, /<header class="site-header">/);
     for (const link of ['href="/services"', 'href="/about"', 'href="/contact"', 'href="/booking"', 'href="/pricing"']) t.match(html, link);
     for (const text of ['Book Now', 'Our Services', 'Starting from $69', 'View Pricing', 'Why Choose Us', 'How It Works', 'Book Online', 'Confirmation', 'Professional Cleaning', 'Satisfaction', 'Customer Stories', 'Book Your Cleaning', 'Call Us Now']) {
@@ -18,26 +25,142 @@ t.test('pages', async (t) => {
     }
     for (const id of ['residential', 'commercial', 'deep-cleaning']) t.match(html, `href="/services/${id}"`);
     t.match(html, /href="\/testimonials"/);
-    t.match(html, /<footer class="site-footer">/);
-    for (const text of ['Quick Links', 'Business Hours', 'Monday - Friday: 8:00 AM - 6:00 PM', 'Mount Wellington', 'Privacy Policy', 'Terms of Service', 'Sitemap', '©']) {
+    for (const text of ['Quick Links', 'Business Hours', 'Monday - Friday: 8:00 AM - 6:00 PM', 'Mount Wellington', 'Privacy Policy', 'Terms of Service', 'Sitemap', '© 2024']) {
       t.ok(html.includes(text), `footer: ${text}`);
     }
     t.match(html, /class="newsletter hidden"/, 'the newsletter is hidden on home, as in the original');
-    t.match(html, /<script type="application\/json" id="__DATA__">/);
+    t.match(html, /<aside class="contact-widget" aria-label="Quick contact">/);
+    t.match(html, /href="https:\/\/wa\.me\/[^"]*\?text=/, 'the chat link carries a prefilled message');
+    t.match(html, /href="tel:\+64215550123"/);
+  });
+
+  t.test('every page renders with its own title, description, canonical URL and social tags', async (t) => {
+    const titles = new Set<string>();
+    for (const page of PAGES) {
+      const res = await app.inject(page.path);
+      t.equal(res.statusCode, 200, page.path);
+      const title = /<title>([^<]+)<\/title>/.exec(res.body)?.[1];
+      t.ok(title && !titles.has(title), `${page.path} has a title of its own: ${title}`);
+      titles.add(title!);
+      t.match(res.body, /<meta name="description" content="[^"]{30,}">/, `${page.path} description`);
+      t.match(res.body, `<link rel="canonical" href="https://valet.example.nz${page.path}">`);
+      for (const tag of ['og:title', 'og:description', 'og:url', 'og:type', 'og:site_name']) t.match(res.body, `<meta property="${tag}"`, `${page.path} ${tag}`);
+      t.match(res.body, /<meta name="twitter:card" content="summary">/);
+      t.equal(structuredData(res.body)['@type'], 'AutoWash');
+      t.match(res.body, `<div id="root" data-page="${page.module}">`);
+      t.match(res.body, /<link rel="modulepreload" href="\/assets\/[^"]+Page-[^"]+\.js">/, `${page.path} preloads its chunk`);
+    }
+  });
+
+  t.test('key texts of each page are in the server-rendered HTML', async (t) => {
+    const expectations: Record<string, string[]> = {
+      '/about': ['Our Journey', '2020', 'Quality', 'Integrity', 'Innovation', 'Founder &amp; CEO', 'Service Manager', 'Lead Detailer', 'Book Now'],
+      '/services': ['Exterior Washing', 'Interior Cleaning', 'Paint Protection', 'Window Tinting', 'id="full-detail"', 'id="categories-details"', 'href="/services/headlight"', 'href="/services/engine-bay"'],
+      '/pricing': ['Vehicle type', 'Small Car', 'Medium Car', 'SUV/Van', 'Most Popular', '1 Year Protection', '3 Year Protection', 'per service', 'href="/booking?package=quick-clean"', 'Frequently Asked Questions', 'How long does a service take?', 'Book an Appointment', 'name="faq"'],
+      '/contact': ['Contact Us', 'Visit Us', 'Call Us', 'Email Us', 'Business Hours', 'Monday - Saturday: 7:00 AM - 9:00 PM', 'Send us a Message', '09 555 0199', '<iframe', 'Ready to Transform Your Vehicle?', 'name="message"'],
+      '/booking': ['Back to Home', 'Select Service', 'Choose Date &amp; Time', 'Your Details', 'Step <!-- -->1<!-- --> of 3', 'Select Your Service Package', 'Starting from', 'Continue to Booking', 'Monday - Sunday: 6:30 am - 8:30 pm'],
+      '/privacy-policy': ['Privacy Policy', 'Last updated: May 2024', 'do not sell', 'href="/booking"', 'href="/contact"', 'Back to Home'],
+      '/terms': ['Terms of Service', 'Last updated: May 2024', '24 hours', 'No-shows', 'cash, bank transfer', 'weather'],
+      '/testimonials': ['What our customers say', 'Sarah M.', 'Michael L.'],
+      '/sitemap': ['Main pages', 'href="/pricing"', 'href="/services/ceramic-coating"', 'href="/terms"'],
+    };
+    for (const [path, texts] of Object.entries(expectations)) {
+      const html = (await app.inject(path)).body;
+      for (const text of texts) t.ok(html.includes(text), `${path}: ${text}`);
+    }
+  });
+
+  t.test('the routes the original linked to but never built are real pages', async (t) => {
+    for (const id of [...PACKAGES.map((p) => p.id), ...SERVICE_DETAILS.map((d) => d.id)]) {
+      const res = await app.inject(`/services/${id}`);
+      t.equal(res.statusCode, 200, id);
+      t.match(res.body, /aria-label="Breadcrumb"/);
+    }
+    const ceramic = (await app.inject('/services/ceramic-coating')).body;
+    t.match(ceramic, /href="\/booking\?package=ceramic-coating"/);
+    t.ok(ceramic.includes('$999'), 'the 3-year SUV price from the catalogue');
+    const trailing = await app.inject('/services/');
+    t.equal(trailing.statusCode, 200, '/services/#categories-details reaches the services page');
+    t.match(trailing.body, /id="categories-details"/);
+  });
+
+  t.test('JSON-LD describes the business and its services with prices from the catalogue', async (t) => {
+    const data = structuredData((await app.inject('/pricing')).body);
+    t.match(data, {
+      '@context': 'https://schema.org',
+      '@type': 'AutoWash',
+      name: 'Auckland Valet Co.',
+      url: 'https://valet.example.nz/',
+      priceRange: '$69 - $999',
+      address: { '@type': 'PostalAddress', addressLocality: 'Mount Wellington', postalCode: '1060', addressCountry: 'NZ' },
+    });
+    t.equal(data.openingHoursSpecification.length, 3);
+    const offers = data.hasOfferCatalog.itemListElement;
+    t.equal(offers.length, PACKAGES.length);
+    t.match(offers[0], { itemOffered: { name: 'Quick Clean' }, priceSpecification: { priceCurrency: 'NZD', minPrice: 69, maxPrice: 99 } });
+  });
+
+  t.test('sitemap.xml lists every indexed page; robots.txt points at it and keeps staff pages out', async (t) => {
+    const sitemap = await app.inject('/sitemap.xml');
+    t.equal(sitemap.statusCode, 200);
+    t.match(sitemap.headers['content-type'], /application\/xml/);
+    const locs = [...sitemap.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    t.same(locs, PAGES.map((p) => `https://valet.example.nz${p.path}`));
+    const robots = await app.inject('/robots.txt');
+    t.match(robots.body, /Disallow: \/dashboard/);
+    t.match(robots.body, /Sitemap: https:\/\/valet\.example\.nz\/sitemap\.xml/);
   });
 
   t.test('pages are cached with an ETag and answer 304 to a revalidation', async (t) => {
-    const first = await app.inject('/');
+    const first = await app.inject('/pricing');
     const etag = first.headers.etag as string;
-    t.match(etag, /^"[\w-]+"$/);
+    t.match(etag, /^W\/"[\w-]+"$/);
     t.equal(first.headers['cache-control'], 'no-cache');
-    const again = await app.inject({ url: '/', headers: { 'if-none-match': etag } });
+    const again = await app.inject({ url: '/pricing', headers: { 'if-none-match': etag } });
     t.equal(again.statusCode, 304);
     t.equal(again.body, '');
   });
 
+  t.test('pages and bundle files are sent compressed to browsers that accept it', async (t) => {
+    const plain = await app.inject('/pricing');
+    t.notOk(plain.headers['content-encoding']);
+    const br = await app.inject({ url: '/pricing', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    t.equal(br.headers['content-encoding'], 'br');
+    t.equal(br.headers.vary, 'accept-encoding');
+    t.equal(brotliDecompressSync(br.rawPayload).toString(), plain.body);
+    t.ok(br.rawPayload.length < plain.body.length / 4, `${plain.body.length} bytes down to ${br.rawPayload.length}`);
+    const gzip = await app.inject({ url: '/pricing', headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    t.equal(gzip.headers['content-encoding'], 'gzip');
+    t.equal(gunzipSync(gzip.rawPayload).toString(), plain.body);
+
+    const script = /<script type="module" src="([^"]+)"/.exec(plain.body)![1]!;
+    const asset = await app.inject({ url: script, headers: { 'accept-encoding': 'br' } });
+    t.equal(asset.headers['content-encoding'], 'br');
+    t.match(asset.headers['content-type'], /javascript/);
+    t.equal(brotliDecompressSync(asset.rawPayload).toString(), (await app.inject(script)).body);
+  });
+
+  t.test('?package= preselects a package, by id or by name; anything else is ignored', async (t) => {
+    const byId = hydrationData((await app.inject('/booking?package=ceramic-coating')).body);
+    t.match(byId.state.values, { service: 'Ceramic Coating', coatingType: 'coat1' });
+    t.match(byId.state, { step: 1, minDate: /^\d{4}-\d{2}-\d{2}$/ });
+    const byName = (await app.inject('/booking?package=Quick%20Clean')).body;
+    t.match(hydrationData(byName).state.values, { service: 'Quick Clean', coatingType: '' });
+    t.match(byName, /<input [^>]*id="service-quick-clean"[^>]*checked=""/, 'the package is checked in the markup, for readers without JavaScript');
+    const unknown = await app.inject('/booking?package=free-wash&utm_source=newsletter');
+    t.equal(unknown.statusCode, 200);
+    t.equal(hydrationData(unknown.body).state.values.service, '');
+    t.match(unknown.body, '<link rel="canonical" href="https://valet.example.nz/booking">');
+  });
+
+  t.test('hydration data and markup cannot be broken out of', async (t) => {
+    const res = await app.inject('/booking?package=%3C%2Fscript%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    t.equal(res.statusCode, 200);
+    t.notMatch(res.body, /<script>alert/);
+  });
+
   t.test('an unknown path is a real 404 page', async (t) => {
-    for (const url of ['/no-such-page', '/services/unknown/deeper', '/%3Cscript%3E']) {
+    for (const url of ['/no-such-page', '/services/unknown', '/services/unknown/deeper', '/%3Cscript%3E']) {
       const res = await app.inject(url);
       t.equal(res.statusCode, 404, url);
       t.match(res.headers['content-type'], /text\/html/);
@@ -47,7 +170,7 @@ t.test('pages', async (t) => {
     }
   });
 
-  t.test('bundle files are served with immutable caching; the favicon exists', async (t) => {
+  t.test('bundle files are served with immutable caching; favicon, touch icons and manifest exist', async (t) => {
     const html = (await app.inject('/')).body;
     const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!;
     const style = /<link rel="stylesheet" href="([^"]+)"/.exec(html)![1]!;
@@ -58,8 +181,27 @@ t.test('pages', async (t) => {
       t.match(res.headers['cache-control'], /max-age=31536000/);
     }
     t.equal((await app.inject('/assets/missing.js')).statusCode, 404);
-    const icon = await app.inject('/favicon.ico');
-    t.equal(icon.statusCode, 200);
-    t.match(icon.headers['content-type'], /image\/svg\+xml/);
+    t.match((await app.inject('/favicon.ico')).headers['content-type'], /image\/svg\+xml/);
+    for (const icon of ['/apple-touch-icon.png', '/icon-192.png', '/icon-512.png']) {
+      const res = await app.inject(icon);
+      t.equal(res.statusCode, 200, icon);
+      t.equal(res.headers['content-type'], 'image/png');
+      t.equal(res.rawPayload.subarray(1, 4).toString(), 'PNG');
+    }
+    const manifest = await app.inject('/site.webmanifest');
+    t.match(manifest.json(), { name: 'Auckland Valet Co.', icons: [{ src: '/icon-192.png' }, { src: '/icon-512.png' }] });
   });
+});
+
+t.test('page views are never rate-limited, even at a tight form limit', async (t) => {
+  const app = await buildTestApp(t, { env: { RATE_LIMIT_FORMS_MAX: '2', RATE_LIMIT_LOGIN_MAX: '2' } });
+  for (let i = 0; i < 50; i++) {
+    for (const url of ['/', '/pricing', '/booking', '/contact', '/no-such-page', '/favicon.ico']) {
+      const res = await app.inject({ url, remoteAddress: '203.0.113.9' });
+      if (res.statusCode === 429) return t.fail(`${url} was rate-limited`);
+    }
+  }
+  const posts = [];
+  for (let i = 0; i < 3; i++) posts.push((await app.inject({ method: 'POST', url: '/contact', payload: { name: '' }, remoteAddress: '203.0.113.9' })).statusCode);
+  t.same(posts, [400, 400, 429], 'form posts are');
 });

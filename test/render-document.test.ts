@@ -1,21 +1,24 @@
 import t from 'tap';
-import { parse } from 'devalue';
 import { DEFAULT_BUSINESS } from '../src/domain/business.ts';
 import { renderDocument, serializeData } from '../src/render/document.ts';
 
-const assets = { script: '/assets/entry-client-abc.js', styles: ['/assets/entry-client-abc.css'] };
+const assets = {
+  script: '/assets/entry-client-abc.js',
+  styles: ['/assets/entry-client-abc.css'],
+  pages: { HomePage: { scripts: ['/assets/HomePage-def.js'], styles: [] } },
+};
 
 t.test('hydration data cannot close its script tag and round-trips', async (t) => {
   const hostile = { ...DEFAULT_BUSINESS, name: '</script><script>alert(1)</script>' };
-  const data = serializeData({ path: '/', business: hostile });
+  const data = serializeData({ path: '/', business: hostile, state: null });
   t.notMatch(data, /<\/script/i);
   t.notMatch(data, /</);
-  t.same(parse(data), { path: '/', business: hostile });
+  t.same(JSON.parse(data), { path: '/', business: hostile, state: null });
 
   const html = renderDocument({ path: '/', business: hostile, assets });
   const block = /<script type="application\/json" id="__DATA__">([\s\S]*?)<\/script>/.exec(html)?.[1];
   t.ok(block, 'the data block is intact');
-  t.same(parse(block!), { path: '/', business: hostile });
+  t.same(JSON.parse(block!), { path: '/', business: hostile });
   t.notMatch(html, /<script>alert\(1\)<\/script>/, 'no executable injection anywhere');
 });
 

@@ -1,8 +1,8 @@
 /** Site footer with every element of spec section 2: newsletter, about, links, contact, hours, payments, legal. */
 import { useState, type FormEvent } from 'react';
-import { HOURS, telHref, type BusinessInfo } from '../../src/domain/business.ts';
+import { ABOUT_SNIPPET, HOURS, telHref, type BusinessInfo } from '../../src/domain/business.ts';
 import { PACKAGES } from '../../src/domain/catalogue.ts';
-import { ABOUT_SNIPPET } from '../../src/domain/content.ts';
+import { SocialLinks } from './blocks.tsx';
 import { Icon } from './Icon.tsx';
 
 const QUICK_LINKS = [
@@ -12,6 +12,9 @@ const QUICK_LINKS = [
   { href: '/contact', label: 'Contact' },
   { href: '/booking', label: 'Booking' },
 ];
+
+/** The original's later pages (booking and legal) carried a different hours statement (spec section 9). */
+const LATER_PAGES = ['/booking', '/privacy-policy', '/terms'];
 
 const PAYMENT_METHODS = ['Visa', 'Mastercard', 'EFTPOS', 'Bank transfer', 'Cash'];
 
@@ -59,18 +62,7 @@ export function Footer({ business, path }: { business: BusinessInfo; path: strin
             {business.name}
           </h2>
           <p>{ABOUT_SNIPPET}</p>
-          <ul className="social-links">
-            <li>
-              <a href={business.facebookUrl} rel="noopener" aria-label="Facebook">
-                <Icon name="facebook" size={20} />
-              </a>
-            </li>
-            <li>
-              <a href={business.instagramUrl} rel="noopener" aria-label="Instagram">
-                <Icon name="instagram" size={20} />
-              </a>
-            </li>
-          </ul>
+          <SocialLinks business={business} />
         </section>
         <nav aria-labelledby="footer-quick">
           <h2 id="footer-quick" className="footer-title">
@@ -113,7 +105,7 @@ export function Footer({ business, path }: { business: BusinessInfo; path: strin
           </address>
           <h3 className="footer-subtitle">Business Hours</h3>
           <ul className="hours">
-            {HOURS.marketingFooter.map((line) => (
+            {(LATER_PAGES.includes(path) ? HOURS.laterFooter : HOURS.marketingFooter).map((line) => (
               <li key={line}>{line}</li>
             ))}
           </ul>
@@ -137,7 +129,7 @@ export function Footer({ business, path }: { business: BusinessInfo; path: strin
           </li>
         </ul>
         <p className="copyright">
-          © 2024 {business.name}. All rights reserved.
+          © 2024 {business.name.replace(/\.$/, '')}. All rights reserved.
         </p>
       </div>
     </footer>

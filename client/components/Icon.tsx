@@ -59,6 +59,8 @@ const PATHS: Record<string, ReactElement> = {
       <circle cx="17" cy="15.5" r="1" />
     </>
   ),
+  chat: <path d="M4 5h16v11H9l-5 4z" />,
+  chevron: <path d="M6 9l6 6 6-6" />,
   check: <path d="M5 12l5 5L20 7" />,
   arrow: <path d="M5 12h14M13 6l6 6-6 6" />,
   facebook: <path d="M14 8h3V4h-3a4 4 0 0 0-4 4v2H7v4h3v7h4v-7h3l1-4h-4V8.5a.5.5 0 0 1 .5-.5z" />,

@@ -10,12 +10,22 @@ import {
   STATS,
   TESTIMONIALS,
 } from '../../src/domain/content.ts';
+import { CallToAction } from '../components/CallToAction.tsx';
+import { FeatureCard, Section, StatsBand, TestimonialCard } from '../components/blocks.tsx';
 import { Icon } from '../components/Icon.tsx';
 import type { PageProps } from '../page-props.ts';
+import type { HomeState } from '../page-state.ts';
 
-export function HomePage({ business }: PageProps) {
+export default function HomePage({ business, state }: PageProps<HomeState>) {
   return (
     <>
+      {state?.notice && (
+        <div className="container">
+          <p className="notice notice-success" role="status">
+            <Icon name="check" /> {state.notice}
+          </p>
+        </div>
+      )}
       <section className="hero" aria-labelledby="hero-title">
         <div className="container hero-grid">
           <div className="hero-copy">
@@ -41,131 +51,72 @@ export function HomePage({ business }: PageProps) {
         </div>
       </section>
 
-      <section className="section" aria-labelledby="why-title">
-        <div className="container">
-          <h2 id="why-title" className="section-title">
-            Why Choose Us
-          </h2>
-          <ul className="card-grid three">
-            {FEATURES.map((feature) => (
-              <li key={feature.title} className="card feature">
-                <span className="feature-icon">
-                  <Icon name={feature.icon} />
-                </span>
-                <h3>{feature.title}</h3>
-                <p>{feature.description}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
-
-      <section className="stats-band" aria-label="Our record">
-        <dl className="container stats">
-          {STATS.map((stat) => (
-            <div key={stat.label} className="stat">
-              <dt>{stat.label}</dt>
-              <dd>{stat.value}</dd>
-            </div>
+      <Section id="why" title="Why Choose Us">
+        <ul className="card-grid three">
+          {FEATURES.map((feature) => (
+            <FeatureCard key={feature.title} icon={feature.icon} title={feature.title}>
+              <p>{feature.description}</p>
+            </FeatureCard>
           ))}
-        </dl>
-      </section>
+        </ul>
+      </Section>
 
-      <section className="section section-tint" aria-labelledby="services-title">
-        <div className="container">
-          <h2 id="services-title" className="section-title">
-            Our Services
-          </h2>
-          <ul className="card-grid three">
-            {SERVICE_TEASERS.map((teaser) => (
-              <li key={teaser.id} className="card teaser">
-                <span className="feature-icon">
-                  <Icon name={teaser.icon} />
-                </span>
-                <h3>{teaser.title}</h3>
-                <p>{teaser.description}</p>
-                <a className="text-link" href={`/services/${teaser.id}`}>
-                  Learn more<span className="visually-hidden"> about {teaser.title.toLowerCase()} valeting</span>
-                  <Icon name="arrow" size={18} />
-                </a>
+      <StatsBand stats={STATS} />
+
+      <Section id="our-services" title="Our Services" tint>
+        <ul className="card-grid three">
+          {SERVICE_TEASERS.map((teaser) => (
+            <FeatureCard key={teaser.id} icon={teaser.icon} title={teaser.title}>
+              <p>{teaser.description}</p>
+              <a className="text-link" href={`/services/${teaser.id}`}>
+                Learn more<span className="visually-hidden"> about {teaser.title.toLowerCase()} valeting</span>
+                <Icon name="arrow" size={18} />
+              </a>
+            </FeatureCard>
+          ))}
+        </ul>
+      </Section>
+
+      <Section id="how-it-works" title="How It Works">
+        <ol className="steps">
+          {PROCESS_STEPS.map((step, index) => (
+            <li key={step.title} className="step">
+              <span className="step-number" aria-hidden="true">
+                {index + 1}
+              </span>
+              <h3>{step.title}</h3>
+              <p>{step.description}</p>
+            </li>
+          ))}
+        </ol>
+      </Section>
+
+      <Section id="stories" title="Customer Stories" tint>
+        <ul className="card-grid three">
+          {TESTIMONIALS.map((story) => (
+            <TestimonialCard key={story.name} story={story} />
+          ))}
+        </ul>
+        <div className="review-row">
+          <ul className="review-badges">
+            {REVIEW_BADGES.map((badge) => (
+              <li key={badge.label}>
+                <strong>{badge.value}</strong> {badge.label}
               </li>
             ))}
           </ul>
+          <a className="text-link" href="/testimonials">
+            Read more reviews <Icon name="arrow" size={18} />
+          </a>
         </div>
-      </section>
+      </Section>
 
-      <section className="section" aria-labelledby="how-title">
-        <div className="container">
-          <h2 id="how-title" className="section-title">
-            How It Works
-          </h2>
-          <ol className="steps">
-            {PROCESS_STEPS.map((step, index) => (
-              <li key={step.title} className="step">
-                <span className="step-number" aria-hidden="true">
-                  {index + 1}
-                </span>
-                <h3>{step.title}</h3>
-                <p>{step.description}</p>
-              </li>
-            ))}
-          </ol>
-        </div>
-      </section>
-
-      <section className="section section-tint" aria-labelledby="stories-title">
-        <div className="container">
-          <h2 id="stories-title" className="section-title">
-            Customer Stories
-          </h2>
-          <ul className="card-grid three">
-            {TESTIMONIALS.map((story) => (
-              <li key={story.name} className="card testimonial">
-                <figure>
-                  <span className="stars" role="img" aria-label="Five stars">
-                    {Array.from({ length: 5 }, (_, i) => (
-                      <Icon key={i} name="star" size={16} />
-                    ))}
-                  </span>
-                  <blockquote>
-                    <p>{story.text}</p>
-                  </blockquote>
-                  <figcaption>
-                    <strong>{story.name}</strong>, {story.location}
-                  </figcaption>
-                </figure>
-              </li>
-            ))}
-          </ul>
-          <div className="review-row">
-            <ul className="review-badges">
-              {REVIEW_BADGES.map((badge) => (
-                <li key={badge.label}>
-                  <strong>{badge.value}</strong> {badge.label}
-                </li>
-              ))}
-            </ul>
-            <a className="text-link" href="/testimonials">
-              Read more reviews <Icon name="arrow" size={18} />
-            </a>
-          </div>
-        </div>
-      </section>
-
-      <section className="offer" aria-labelledby="offer-title">
-        <div className="container offer-inner">
-          <h2 id="offer-title">{OFFER.title}</h2>
-          <p>{OFFER.text}</p>
-          <div className="actions">
-            <a className="button button-accent button-large" href="/booking">
-              Book Your Cleaning
-            </a>
-            <a className="button button-ghost-light button-large" href={telHref(business.phone)}>
-              <Icon name="phone" size={20} /> Call Us Now
-            </a>
-          </div>
-        </div>
-      </section>
+      <CallToAction
+        title={OFFER.title}
+        text={OFFER.text}
+        primary={{ href: '/booking', label: 'Book Your Cleaning' }}
+        secondary={{ href: telHref(business.phone), label: <><Icon name="phone" size={20} /> Call Us Now</> }}
+      />
     </>
   );
 }

@@ -1,5 +1,5 @@
 /** The 404 page: says what happened and offers the ways on. */
-export function NotFoundPage() {
+export default function NotFoundPage() {
   return (
     <section className="section not-found" aria-labelledby="not-found-title">
       <div className="container narrow">

@@ -2,11 +2,10 @@
  * The booking rules of spec sections 4, 5 and 9, as pure functions shared by the server (which
  * always enforces them) and the browser (which shows the same messages before sending).
  */
-import { addDays, addMonths, format, isValid, parse } from 'date-fns';
-import { TZDate } from '@date-fns/tz';
 import {
   CERAMIC_COATING,
   CERAMIC_SIZES,
+  DEFAULT_COATING,
   VEHICLE_TYPES,
   findPackage,
   isCoatingType,
@@ -14,8 +13,6 @@ import {
 } from './catalogue.ts';
 import { MESSAGES, type FieldError } from './messages.ts';
 import { EMAIL_PATTERN, isBlank, validateLengths } from './text-rules.ts';
-
-export const BUSINESS_TIME_ZONE = 'Pacific/Auckland';
 
 /** Hourly appointment times, 07:00 to 20:00. */
 export const TIME_SLOTS: readonly string[] = Array.from(
@@ -138,28 +135,21 @@ export function emptyBooking(): BookingInput {
   };
 }
 
-/** Today's date (YYYY-MM-DD) in Auckland, whatever the time zone of the machine. */
-export function todayInAuckland(now: Date): string {
-  return format(new TZDate(now.getTime(), BUSINESS_TIME_ZONE), 'yyyy-MM-dd');
+/** The dates a booking may be made for (YYYY-MM-DD, Auckland), inclusive. */
+export interface DateWindow {
+  min: string;
+  max: string;
 }
 
-/** The earliest date a booking may be made for: tomorrow in Auckland. */
-export function earliestBookingDate(now: Date): string {
-  return format(addDays(parseDay(todayInAuckland(now)), 1), 'yyyy-MM-dd');
-}
-
-/** The latest date a booking may be made for: twelve months ahead. */
-export function latestBookingDate(now: Date): string {
-  return format(addMonths(parseDay(todayInAuckland(now)), 12), 'yyyy-MM-dd');
-}
-
-function parseDay(day: string): Date {
-  return parse(day, 'yyyy-MM-dd', new Date(2000, 0, 1));
-}
-
-/** True for a real calendar date written as YYYY-MM-DD. */
+/**
+ * True for a real calendar date written as YYYY-MM-DD. Checked by a UTC round trip rather than
+ * date-fns' parser, so that the browser bundle, which runs this rule, stays free of date-fns.
+ */
 export function isCalendarDate(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && isValid(parseDay(value)) && format(parseDay(value), 'yyyy-MM-dd') === value;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 export function isCeramic(service: string): boolean {
@@ -201,16 +191,16 @@ export function validateServiceStep(input: Pick<BookingInput, 'service' | 'coati
 /** Step 2: date, time and, for on-site service, the address. */
 export function validateScheduleStep(
   input: Pick<BookingInput, 'date' | 'time' | 'serviceType' | (typeof ADDRESS_FIELDS)[number]>,
-  now: Date,
+  window: DateWindow,
 ): FieldError[] {
   const errors: FieldError[] = [];
   if (isBlank(input.date)) {
     errors.push({ field: 'date', message: MESSAGES.dateRequired });
   } else if (!isCalendarDate(input.date)) {
     errors.push({ field: 'date', message: MESSAGES.dateInvalid });
-  } else if (input.date < earliestBookingDate(now)) {
+  } else if (input.date < window.min) {
     errors.push({ field: 'date', message: MESSAGES.datePast });
-  } else if (input.date > latestBookingDate(now)) {
+  } else if (input.date > window.max) {
     errors.push({ field: 'date', message: MESSAGES.dateTooFar });
   }
   if (isBlank(input.time)) {
@@ -253,13 +243,39 @@ export function validateDetailsStep(input: Pick<BookingInput, 'name' | 'email' |
  * All rules of the three steps, in the order the wizard checks them; the server's final word.
  * A field reported as too long is not reported again by the step rules.
  */
-export function validateBooking(input: BookingInput, now: Date): FieldError[] {
+export function validateBooking(input: BookingInput, window: DateWindow): FieldError[] {
   const lengthErrors = validateLengths(input, BOOKING_LIMITS);
   const tooLongFields = new Set(lengthErrors.map((e) => e.field));
   const ruleErrors = [
     ...validateServiceStep(input),
-    ...validateScheduleStep(input, now),
+    ...validateScheduleStep(input, window),
     ...validateDetailsStep(input),
   ].filter((e) => !tooLongFields.has(e.field));
   return [...ruleErrors, ...lengthErrors];
+}
+
+/**
+ * The choice made on step 1, completed as the wizard leaves it (spec section 4): vehicleType from
+ * the chosen size, the coating defaulted to 1 year for Ceramic Coating and cleared for any other
+ * package. (The original compared against the misspelt 'Cerimic Coating', so for the real package
+ * neither the default nor the coating rule ever applied; here they do.)
+ */
+export function completeServiceChoice(input: BookingInput): BookingInput {
+  return {
+    ...input,
+    vehicleType: vehicleTypeForSize(input.selectedVehicleType),
+    coatingType: isCeramic(input.service) ? input.coatingType || DEFAULT_COATING : '',
+  };
+}
+
+export type WizardStepNumber = 1 | 2 | 3;
+
+const STEP_ONE_FIELDS: readonly string[] = ['service', 'coatingType', 'vehicleType', 'selectedVehicleType'];
+const STEP_TWO_FIELDS: readonly string[] = ['date', 'time', 'serviceType', ...ADDRESS_FIELDS, 'landmark', 'saveAddress'];
+
+/** The wizard step on which a payload key is filled in. */
+export function stepOfField(field: string): WizardStepNumber {
+  if (STEP_ONE_FIELDS.includes(field)) return 1;
+  if (STEP_TWO_FIELDS.includes(field)) return 2;
+  return 3;
 }

@@ -41,6 +41,10 @@ export const DEFAULT_BUSINESS: BusinessInfo = {
   publicUrl: 'http://localhost:3000',
 };
 
+/** The one-line description in the footer of every page. */
+export const ABOUT_SNIPPET =
+  'Mobile and drop-off car valeting and detailing from Mount Wellington, serving all of Auckland since 2020.';
+
 /** A tel: link for a phone number as shown. */
 export function telHref(phone: string): string {
   const trimmed = phone.replace(/[^\d+]/g, '');

@@ -86,5 +86,167 @@ export const OFFER = {
   text: 'Book online today and see why Auckland drivers trust us with their cars.',
 } as const;
 
-export const ABOUT_SNIPPET =
-  'Mobile and drop-off car valeting and detailing from Mount Wellington, serving all of Auckland since 2020.';
+/** Testimonials beyond the home page's three, for /testimonials (sample content, as in the original). */
+export const MORE_TESTIMONIALS: readonly Testimonial[] = [
+  { name: 'Tom W.', location: 'Ellerslie', text: 'Booked the Express Clean for the family wagon. On time, tidy and the kids’ mess is gone.' },
+  { name: 'Aroha P.', location: 'Onehunga', text: 'Great communication from booking to finish. They even sent a message when they were on the way.' },
+  { name: 'Michael L.', location: 'Penrose', text: 'We use them for our company utes every month. Consistent, reliable and fairly priced.' },
+];
+
+export interface ServiceCategory {
+  /** Anchor on /services, so /services#exterior-washing lands on the card. */
+  id: string;
+  title: string;
+  description: string;
+  items: string[];
+}
+
+/** The four category cards of the services page (spec section 2). */
+export const SERVICE_CATEGORIES: readonly ServiceCategory[] = [
+  {
+    id: 'exterior-washing',
+    title: 'Exterior Washing',
+    description: 'A careful hand wash that lifts road film without scratching the paint.',
+    items: ['Nano or hi-foam hand wash', 'Wheels, rims and tyres cleaned and dressed', 'Door jambs and frames', 'Tar and bug removal', 'Gloss finish and spray wax'],
+  },
+  {
+    id: 'interior-cleaning',
+    title: 'Interior Cleaning',
+    description: 'Deep vacuuming, shampoo and conditioning for a cabin that looks and smells new.',
+    items: ['Deep vacuum of seats, carpets and boot', 'Upholstery and mat shampoo', 'Leather clean and conditioning', 'Dashboard and trim dressing', 'Deodorising and sanitising touch points'],
+  },
+  {
+    id: 'paint-protection',
+    title: 'Paint Protection',
+    description: 'Protection that keeps the shine and makes every later wash easier.',
+    items: ['Ceramic coating, 1 or 3 years', 'UV and paint protection', 'Post wax and shine spray', 'Headlight restoration', 'Engine bay clean'],
+  },
+  {
+    id: 'window-tinting',
+    title: 'Window Tinting',
+    description: 'Quality film professionally fitted for comfort, privacy and protection.',
+    items: ['UV and heat rejection', 'Privacy and glare reduction', 'Interior protection from fading', 'Several shade options', 'Professional installation'],
+  },
+];
+
+export interface ServiceDetail {
+  id: string;
+  title: string;
+  summary: string;
+  paragraphs: string[];
+  points: string[];
+}
+
+/**
+ * Pages the original linked to but never built: the three home-page teasers and two specialist
+ * services. (Each package's page is built from the catalogue itself.)
+ */
+export const SERVICE_DETAILS: readonly ServiceDetail[] = [
+  {
+    id: 'residential',
+    title: 'Residential Car Valeting',
+    summary: 'We come to your home with water, power and products, so your car is cleaned in your own driveway.',
+    paragraphs: [
+      'Book a time that suits you and we arrive in a fully equipped van. There is nothing to prepare: just leave the keys where we can reach them if you are busy.',
+      'Every package is available at your door across Auckland, from a Quick Clean to a full Ultimate Clean.',
+    ],
+    points: ['No need to leave home', 'Our own water and power', 'Every package available', 'Same-day service when we have space'],
+  },
+  {
+    id: 'commercial',
+    title: 'Commercial & Fleet Valeting',
+    summary: 'Regular valeting for company cars, utes and vans, at your workplace and on your schedule.',
+    paragraphs: [
+      'Clean vehicles make a good impression on your customers. We valet fleets on a schedule that keeps them on the road, including early mornings and weekends.',
+      'Tell us about your fleet and we will suggest a plan; one invoice covers every vehicle.',
+    ],
+    points: ['Scheduled visits at your premises', 'Cars, utes and vans', 'One monthly invoice', 'Consistent standard on every vehicle'],
+  },
+  {
+    id: 'deep-cleaning',
+    title: 'Deep Cleaning & Detailing',
+    summary: 'For cars that need more than a wash: shampoo, stain removal, leather care and paint protection.',
+    paragraphs: [
+      'Our deep-cleaning packages restore interiors that have seen years of family life, pets or work, and bring tired paint back to a deep gloss.',
+      'Finish with ceramic coating and the shine lasts for years, not weeks.',
+    ],
+    points: ['Upholstery and mat shampoo', 'Leather clean and conditioning', 'Tar removal and paint protection', 'Ceramic coating for lasting protection'],
+  },
+  {
+    id: 'headlight',
+    title: 'Headlight Restoration',
+    summary: 'Cloudy, yellowed headlights sanded, polished and sealed so they shine clear and bright again.',
+    paragraphs: [
+      'Oxidised headlights look tired and throw less light on the road at night. We restore the lenses in about an hour and seal them with a UV-resistant coat.',
+      'Headlight restoration is quoted per vehicle: contact us with your car’s make and model, or add it to a booking in the notes.',
+    ],
+    points: ['Clearer, brighter light at night', 'UV-resistant sealant', 'About one hour per pair', 'Quoted per vehicle'],
+  },
+  {
+    id: 'engine-bay',
+    title: 'Engine Bay Cleaning',
+    summary: 'A safe, careful degrease and dressing that makes the engine bay look cared for.',
+    paragraphs: [
+      'A clean engine bay makes leaks easy to spot and helps when you sell the car. We protect electrical parts, degrease with gentle products and dress the plastics.',
+      'Engine bay cleaning is quoted per vehicle: contact us, or add it to a booking in the notes.',
+    ],
+    points: ['Electrics protected before cleaning', 'Gentle, eco-friendly degreaser', 'Plastics and hoses dressed', 'Quoted per vehicle'],
+  },
+];
+
+export function findServiceDetail(id: string): ServiceDetail | undefined {
+  return SERVICE_DETAILS.find((detail) => detail.id === id);
+}
+
+export interface FaqItem {
+  question: string;
+  answer: string;
+}
+
+/** The pricing page's FAQ: the spec gives the topics; the full answers are ours. */
+export const FAQ: readonly FaqItem[] = [
+  {
+    question: 'How long does a service take?',
+    answer: 'A Quick Clean takes 1-2 hours. An Ultimate Clean or a Ceramic Coating takes 4-8 hours, depending on the size and condition of the vehicle.',
+  },
+  {
+    question: 'Do you come to me, or do I drop the car off?',
+    answer: 'Either. When you book you choose on-site service at your home or workplace, or drop-off at our Mount Wellington service centre.',
+  },
+  {
+    question: 'What is ceramic coating?',
+    answer: 'A liquid ceramic layer that bonds to the paint and hardens into a clear, glossy shell. It repels water and dirt, resists UV and light scratches, and makes washing much easier.',
+  },
+  {
+    question: 'How often should I have my car cleaned?',
+    answer: 'We suggest a Quick Clean every 2-4 weeks, a Deluxe Clean every 3-4 months and an Ultimate Clean every 6 months. A ceramic coating lasts 1-3 years depending on the option.',
+  },
+  {
+    question: 'Are your products eco-friendly?',
+    answer: 'Yes. We use biodegradable, pH-balanced products and water-wise washing methods that are safe for your car, your driveway and the environment.',
+  },
+];
+
+export interface TeamMember {
+  name: string;
+  role: string;
+  bio: string;
+}
+
+export const ABOUT = {
+  story: [
+    'We started in 2020 with one van, a pressure washer and a simple idea: car care should come to you, and be done properly.',
+    'Word spread across Auckland. Today our team valets and details thousands of cars a year, at customers’ homes and workplaces and at our service centre in Mount Wellington.',
+    'We still check every car ourselves before we hand back the keys.',
+  ],
+  values: [
+    { title: 'Quality', description: 'Professional products, trained detailers and a checklist for every package.' },
+    { title: 'Integrity', description: 'Fixed prices by vehicle size, honest advice and a free re-clean if we miss a spot.' },
+    { title: 'Innovation', description: 'Waterless and water-wise methods, ceramic technology and online booking around the clock.' },
+  ],
+  team: [
+    { name: 'Daniel Harris', role: 'Founder & CEO', bio: 'Started the business in 2020 after fifteen years in the motor trade.' },
+    { name: 'Mere Walker', role: 'Service Manager', bio: 'Plans the vans and makes sure every booking runs on time.' },
+    { name: 'Sam Patel', role: 'Lead Detailer', bio: 'Ceramic coating specialist who trains every new detailer.' },
+  ] satisfies TeamMember[],
+} as const;

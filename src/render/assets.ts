@@ -2,16 +2,32 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export interface ClientAssets {
-  script: string;
+export interface PageAssets {
+  /** Module chunks to preload: the page's own and those it imports. */
+  scripts: string[];
   styles: string[];
 }
 
+export interface ClientAssets {
+  script: string;
+  styles: string[];
+  /** By page module name (client/pages/{name}.tsx). */
+  pages: Record<string, PageAssets>;
+}
+
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+  isDynamicEntry?: boolean;
+}
+
 const ENTRY = 'entry-client.tsx';
+const PAGE_CHUNK = /^pages\/(\w+Page)\.tsx$/;
 
 export function loadClientAssets(clientDir: string): ClientAssets {
   const manifestPath = path.join(clientDir, '.vite', 'manifest.json');
-  let manifest: Record<string, { file: string; css?: string[] }>;
+  let manifest: Record<string, ManifestChunk>;
   try {
     manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   } catch {
@@ -19,5 +35,25 @@ export function loadClientAssets(clientDir: string): ClientAssets {
   }
   const entry = manifest[ENTRY];
   if (!entry) throw new Error(`${manifestPath} has no ${ENTRY} entry; run npm run build`);
-  return { script: `/${entry.file}`, styles: (entry.css ?? []).map((file) => `/${file}`) };
+
+  const pages: Record<string, PageAssets> = {};
+  for (const [key, chunk] of Object.entries(manifest)) {
+    const name = PAGE_CHUNK.exec(key)?.[1];
+    if (!name || !chunk.isDynamicEntry) continue;
+    const seen = new Set<string>([ENTRY]);
+    const scripts: string[] = [];
+    const styles: string[] = [];
+    const visit = (chunkKey: string) => {
+      if (seen.has(chunkKey)) return;
+      seen.add(chunkKey);
+      const current = manifest[chunkKey];
+      if (!current) return;
+      scripts.push(`/${current.file}`);
+      styles.push(...(current.css ?? []).map((file) => `/${file}`));
+      for (const imported of current.imports ?? []) visit(imported);
+    };
+    visit(key);
+    pages[name] = { scripts, styles };
+  }
+  return { script: `/${entry.file}`, styles: (entry.css ?? []).map((file) => `/${file}`), pages };
 }

@@ -1,17 +1,19 @@
 /**
- * The full HTML document of a page: head (title, description, canonical, styles), the markup
- * React rendered, the hydration data and the bundle. Pure: no Fastify, no request.
+ * The full HTML document of a page: head (title, description, canonical, social cards, JSON-LD,
+ * styles, preloads), the markup React rendered, the hydration data and the bundle. Pure: no
+ * Fastify, no request.
  */
-import { stringify } from 'devalue';
 import type { BusinessInfo } from '../domain/business.ts';
 import { renderPage } from '../../client/entry-server.tsx';
 import type { PageProps } from '../../client/page-props.ts';
 import type { ClientAssets } from './assets.ts';
+import { businessStructuredData, jsonLd } from './structured-data.ts';
 
 export interface DocumentInput {
   path: string;
   business: BusinessInfo;
   assets: ClientAssets;
+  state?: unknown;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -21,36 +23,55 @@ export function escapeHtml(value: string): string {
 }
 
 /**
- * Hydration data for a `<script type="application/json">` block. `<` only ever appears inside
- * strings in devalue's output, where `\u003c` means the same, so no value can close the tag.
+ * Hydration data for a non-executable `<script type="application/json">` block, read back with
+ * JSON.parse. `<` only ever appears inside JSON strings, where `\u003c` means the same, so no
+ * value can close the tag or open a comment. (Plain JSON rather than devalue: the props are plain
+ * data, and devalue's parser would cost every page 1.5 KB of gzipped JavaScript.)
  */
-export function serializeData(props: PageProps): string {
-  return stringify(props).replace(/</g, '\\u003c');
+export function serializeData(props: PageProps<unknown>): string {
+  return JSON.stringify(props).replace(/</g, '\\u003c');
 }
 
-export function renderDocument({ path, business, assets }: DocumentInput): string {
-  const props: PageProps = { path, business };
-  const page = renderPage(props);
+const meta = (attribute: 'name' | 'property', key: string, value: string) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
+
+export function renderDocument({ path, business, assets, state }: DocumentInput): string {
+  const props: PageProps<unknown> = { path, business, state };
+  const { html, page } = renderPage(props);
+  const title = page.title(business);
   const canonical = `${business.publicUrl}${path}`;
+  const pageAssets = assets.pages[page.module] ?? { scripts: [], styles: [] };
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(page.title)}</title>`,
-    `<meta name="description" content="${escapeHtml(page.description)}">`,
+    `<title>${escapeHtml(title)}</title>`,
+    meta('name', 'description', page.description),
     page.index ? `<link rel="canonical" href="${escapeHtml(canonical)}">` : '<meta name="robots" content="noindex">',
+    meta('property', 'og:type', 'website'),
+    meta('property', 'og:site_name', business.name),
+    meta('property', 'og:locale', 'en_NZ'),
+    meta('property', 'og:title', title),
+    meta('property', 'og:description', page.description),
+    meta('property', 'og:url', canonical),
+    meta('property', 'og:image', `${business.publicUrl}/icon-512.png`),
+    meta('name', 'twitter:card', 'summary'),
+    meta('name', 'twitter:title', title),
+    meta('name', 'twitter:description', page.description),
     '<meta name="theme-color" content="#0c1f38">',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     '<link rel="icon" href="/favicon.ico" sizes="32x32">',
-    ...assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`),
-    `<link rel="modulepreload" href="${assets.script}">`,
+    '<link rel="apple-touch-icon" href="/apple-touch-icon.png">',
+    '<link rel="manifest" href="/site.webmanifest">',
+    ...[...assets.styles, ...pageAssets.styles].map((href) => `<link rel="stylesheet" href="${href}">`),
+    ...[assets.script, ...pageAssets.scripts].map((href) => `<link rel="modulepreload" href="${href}">`),
     // Without JavaScript the menu toggle cannot work, so the links are simply shown.
     '<noscript><style>.menu-toggle{display:none}@media (max-width:51.99rem){.header-bar{flex-wrap:wrap}.site-nav{display:block;position:static;width:100%;box-shadow:none;border:0}}</style></noscript>',
+    `<script type="application/ld+json">${jsonLd(businessStructuredData(business))}</script>`,
   ];
   return [
     '<!doctype html>',
     '<html lang="en-NZ">',
     `<head>${head.join('')}</head>`,
-    `<body><div id="root">${page.html}</div>`,
+    `<body><div id="root" data-page="${page.module}">${html}</div>`,
     `<script type="application/json" id="__DATA__">${serializeData(props)}</script>`,
     `<script type="module" src="${assets.script}"></script>`,
     '</body></html>',

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import { priceFor } from '../domain/catalogue.ts';
 import { validateBooking, type BookingInput } from '../domain/booking-rules.ts';
+import { bookingWindow } from '../domain/booking-dates.ts';
 import { MESSAGES } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { countActiveInSlot, insertBooking, listAllBookings, lockSlot } from '../db/bookings.repository.ts';
@@ -27,7 +28,7 @@ function normalise(input: BookingInput): BookingInput {
 
 export async function createBooking(db: Kysely<Database>, raw: BookingInput, options: BookingOptions): Promise<Booking> {
   const input = normalise(raw);
-  const errors = validateBooking(input, options.now);
+  const errors = validateBooking(input, bookingWindow(options.now));
   if (errors.length > 0) throw validationFailed(errors);
   const price = priceFor(input.service, input.vehicleType, input.coatingType);
   if (price === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);

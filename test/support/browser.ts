@@ -1,5 +1,6 @@
 /** Debian's Chromium driven by playwright-core, one browser per test file. */
 import { chromium, type Browser, type Page } from 'playwright-core';
+import axe from 'axe-core';
 import type { Test } from 'tap';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -30,13 +31,34 @@ export async function openPage(browser: Browser, width: number, options: { javaS
   const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: options.javaScript ?? true });
   const page = await context.newPage();
   const problems: PageProblems = { consoleErrors: [], failedRequests: [] };
+  // Only our own origin counts: the embedded map's host cannot be reached from a closed network.
+  const ours = (url: string) => url.startsWith('http://127.0.0.1');
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.consoleErrors.push(message.text());
+    if (message.type() === 'error' && ours(message.location().url || 'http://127.0.0.1')) problems.consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => problems.consoleErrors.push(error.message));
-  page.on('requestfailed', (request) => problems.failedRequests.push(`${request.url()} ${request.failure()?.errorText}`));
+  page.on('requestfailed', (request) => {
+    if (ours(request.url())) problems.failedRequests.push(`${request.url()} ${request.failure()?.errorText}`);
+  });
   page.on('response', (response) => {
-    if (response.status() >= 400) problems.failedRequests.push(`${response.url()} ${response.status()}`);
+    if (response.status() >= 400 && ours(response.url())) problems.failedRequests.push(`${response.url()} ${response.status()}`);
   });
   return { page, problems };
+}
+
+/** Waits until React has hydrated the page (App marks <html data-hydrated>). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true', undefined, { timeout: 10_000 });
+}
+
+/** Runs axe-core on the page (external frames such as the map are not ours) and returns the violations. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axe.source });
+  const results = await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run(document, {
+      iframes: false,
+      resultTypes: ['violations'],
+    }),
+  );
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }

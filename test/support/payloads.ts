@@ -1,6 +1,6 @@
 /** Request bodies as real clients send them. */
 import { addDays, format } from 'date-fns';
-import { todayInAuckland } from '../../src/domain/booking-rules.ts';
+import { todayInAuckland } from '../../src/domain/booking-dates.ts';
 
 export const today = todayInAuckland(new Date());
 
@@ -32,3 +32,15 @@ export function originalClientPayload(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+/** Step 2's messages for an on-site booking with nothing filled in, in the wizard's order. */
+export const EMPTY_SCHEDULE_MESSAGES = [
+  'Please select a date',
+  'Please select a time',
+  'Please enter your house/unit number',
+  'Please enter your street address',
+  'Please enter your suburb',
+  'Please enter your city',
+  'Please enter your postal code',
+  'Please select your region',
+];

@@ -1,11 +1,15 @@
 /**
  * Server-side rendering of the pages and the files of the browser bundle.
  *
- * A public page's HTML depends only on its path and the configuration, so each is rendered once,
- * kept in memory with its ETag, and served from there: a repeat visit is a 304, and rendering
- * React is not paid again per request.
+ * A public page's HTML depends only on its path, the configuration and a bounded page state (a
+ * preselected package, the day that sets the earliest booking date), so each variant is rendered
+ * once, kept in memory with its ETag, and served from there: a repeat visit is a 304, and React is
+ * not paid again per request. Only a form re-rendered with the visitor's own values is rendered
+ * per request, and never cached.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
@@ -17,17 +21,56 @@ import { FAVICON_SVG } from '../../render/favicon.ts';
 import { NOT_FOUND_PATH } from '../../../client/page-props.ts';
 import { findPage } from '../../../client/routes.ts';
 
+export interface PageOptions {
+  status?: number;
+  state?: unknown;
+  /**
+   * Names the page variant `state` stands for, so it is rendered once and cached; `false` renders
+   * this answer alone (a form with the visitor's input). Callers keep the set of keys bounded.
+   */
+  cacheKey?: string | false;
+}
+
 declare module 'fastify' {
   interface FastifyReply {
-    /** Sends the page for the request's path; `404` sends the not-found page. */
-    page(status?: number): FastifyReply;
+    /** Sends the page for the request's path; status 404 (or an unknown path) sends the not-found page. */
+    page(options?: PageOptions): FastifyReply;
   }
 }
 
 interface CachedDocument {
   html: string;
   etag: string;
+  /** Compressed once, on the first request that accepts each encoding. */
+  br?: Buffer;
+  gzip?: Buffer;
 }
+
+type Encoding = 'br' | 'gzip';
+
+/** The best encoding the client accepts (a q=0 refuses one), brotli first. */
+export function preferredEncoding(header: string | undefined): Encoding | undefined {
+  if (!header) return undefined;
+  const accepted = new Set<string>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return undefined;
+}
+
+function compressed(doc: CachedDocument, encoding: Encoding): Buffer {
+  if (encoding === 'br') return (doc.br ??= brotliCompressSync(doc.html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  return (doc.gzip ??= gzipSync(doc.html, { level: 9 }));
+}
+
+/** Upper bound on cached variants (pages × packages × days); the oldest is dropped first. */
+const MAX_CACHED = 400;
+
+const TOUCH_ICONS = ['apple-touch-icon.png', 'icon-192.png', 'icon-512.png'] as const;
 
 export default fp(
   async (app) => {
@@ -35,13 +78,17 @@ export default fp(
     const { business } = app.config;
     const cache = new Map<string, CachedDocument>();
 
-    /** Only known pages (and the one 404 page) are cached, so the cache cannot grow without bound. */
-    function documentFor(pagePath: string): CachedDocument {
-      let doc = cache.get(pagePath);
+    // Weak: the same page is sent compressed or not, byte-different but the same content.
+    const toDocument = (html: string): CachedDocument => ({ html, etag: `W/"${createHash('sha1').update(html).digest('base64url')}"` });
+
+    function documentFor(pagePath: string, state: unknown, cacheKey: string | false): CachedDocument {
+      if (cacheKey === false) return toDocument(renderDocument({ path: pagePath, business, assets, state }));
+      const key = `${pagePath}\n${cacheKey}`;
+      let doc = cache.get(key);
       if (!doc) {
-        const html = renderDocument({ path: pagePath, business, assets });
-        doc = { html, etag: `"${createHash('sha1').update(html).digest('base64url')}"` };
-        cache.set(pagePath, doc);
+        doc = toDocument(renderDocument({ path: pagePath, business, assets, state }));
+        if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+        cache.set(key, doc);
       }
       return doc;
     }
@@ -51,6 +98,8 @@ export default fp(
       prefix: '/assets/',
       // Every file name carries a content hash, so a file never changes under its name.
       immutable: true,
+      // The build writes .br and .gz beside each file (client/vite.config.ts).
+      preCompressed: true,
       maxAge: '365d',
       index: false,
       wildcard: true,
@@ -60,14 +109,40 @@ export default fp(
       reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON_SVG);
     app.get('/favicon.svg', { schema: { hide: true } }, sendFavicon);
     app.get('/favicon.ico', { schema: { hide: true } }, sendFavicon);
+    for (const name of TOUCH_ICONS) {
+      const png = readFileSync(path.join(CLIENT_DIST_DIR, name));
+      app.get(`/${name}`, { schema: { hide: true } }, (_request, reply) =>
+        reply.type('image/png').header('cache-control', 'public, max-age=86400').send(png),
+      );
+    }
+    const webManifest = JSON.stringify({
+      name: business.name,
+      short_name: business.name,
+      start_url: '/',
+      display: 'browser',
+      background_color: '#ffffff',
+      theme_color: '#0c1f38',
+      icons: [
+        { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+        { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+      ],
+    });
+    app.get('/site.webmanifest', { schema: { hide: true } }, (_request, reply) =>
+      reply.type('application/manifest+json').header('cache-control', 'public, max-age=86400').send(webManifest),
+    );
 
-    app.decorateReply('page', function page(this: FastifyReply, status = 200) {
+    app.decorateReply('page', function page(this: FastifyReply, options: PageOptions = {}) {
+      const status = options.status ?? 200;
       const requestPath = this.request.url.split('?')[0]!.replace(/(.)\/+$/, '$1');
       const pagePath = status === 404 || !findPage(requestPath) ? NOT_FOUND_PATH : requestPath;
-      const doc = documentFor(pagePath);
-      this.header('cache-control', 'no-cache').header('etag', doc.etag).type('text/html; charset=utf-8');
+      const doc = documentFor(pagePath, options.state, pagePath === NOT_FOUND_PATH ? '' : (options.cacheKey ?? ''));
+      this.type('text/html; charset=utf-8');
+      if (options.cacheKey === false) return this.code(status).header('cache-control', 'no-store').send(doc.html);
+      this.header('cache-control', 'no-cache').header('etag', doc.etag).header('vary', 'accept-encoding');
       if (status === 200 && this.request.headers['if-none-match'] === doc.etag) return this.code(304).send();
-      return this.code(pagePath === NOT_FOUND_PATH ? 404 : status).send(doc.html);
+      this.code(pagePath === NOT_FOUND_PATH ? 404 : status);
+      const encoding = preferredEncoding(this.request.headers['accept-encoding']);
+      return encoding ? this.header('content-encoding', encoding).send(compressed(doc, encoding)) : this.send(doc.html);
     });
   },
   { name: 'render', dependencies: ['config'] },

@@ -8,7 +8,7 @@ import { AppError } from '../../errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    rateLimits: { forms: RateLimitOptions; login: RateLimitOptions };
+    rateLimits: { forms: RateLimitOptions; wizard: RateLimitOptions; login: RateLimitOptions };
   }
 }
 
@@ -21,6 +21,8 @@ export default fp(async (app) => {
   const { formsMax, loginMax, windowMs } = app.config.rateLimit;
   app.decorate('rateLimits', {
     forms: { max: formsMax, timeWindow: windowMs },
+    // The booking wizard without JavaScript posts once per step, and only the last post writes.
+    wizard: { max: formsMax * 3, timeWindow: windowMs },
     login: { max: loginMax, timeWindow: windowMs * 5 },
   });
 }, { name: 'rate-limit', dependencies: ['config'] });

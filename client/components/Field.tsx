@@ -1,0 +1,153 @@
+/**
+ * Labelled form controls with their error message beside them. Every control carries the `name`
+ * of the payload key it fills, so the same markup posts as a plain HTML form without JavaScript.
+ */
+import type { ChangeEvent, ReactNode } from 'react';
+import type { FieldError } from '../../src/domain/messages.ts';
+
+export function errorFor(errors: readonly FieldError[], field: string): string | undefined {
+  return errors.find((error) => error.field === field)?.message;
+}
+
+interface BaseProps {
+  /** Prefix that keeps ids unique when two forms share a page. */
+  idPrefix: string;
+  name: string;
+  label: ReactNode;
+  error: string | undefined;
+  hint?: string;
+  required?: boolean;
+}
+
+function describedBy(id: string, error: string | undefined, hint: string | undefined): string | undefined {
+  const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean);
+  return ids.length > 0 ? ids.join(' ') : undefined;
+}
+
+function FieldShell({ id, label, error, hint, required, children }: { id: string; label: ReactNode; error?: string; hint?: string; required?: boolean; children: ReactNode }) {
+  return (
+    <div className={error ? 'field has-error' : 'field'}>
+      <label htmlFor={id}>
+        {label}
+        {required && (
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
+      </label>
+      {hint && (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {children}
+      {error && (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export interface TextFieldProps extends BaseProps {
+  value: string;
+  onChange(value: string): void;
+  type?: 'text' | 'email' | 'tel' | 'date';
+  autoComplete?: string;
+  maxLength?: number;
+  min?: string;
+  max?: string;
+  /** `required` in the markup, which applies while JavaScript is off. */
+  nativeRequired?: boolean;
+}
+
+export function TextField(props: TextFieldProps) {
+  const id = `${props.idPrefix}-${props.name}`;
+  return (
+    <FieldShell id={id} label={props.label} error={props.error} hint={props.hint} required={props.required}>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        value={props.value}
+        onChange={(event: ChangeEvent<HTMLInputElement>) => props.onChange(event.target.value)}
+        autoComplete={props.autoComplete}
+        maxLength={props.maxLength}
+        min={props.min}
+        max={props.max}
+        required={props.nativeRequired}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy(id, props.error, props.hint)}
+      />
+    </FieldShell>
+  );
+}
+
+export interface TextAreaFieldProps extends BaseProps {
+  value: string;
+  onChange(value: string): void;
+  maxLength?: number;
+  rows?: number;
+  nativeRequired?: boolean;
+}
+
+export function TextAreaField(props: TextAreaFieldProps) {
+  const id = `${props.idPrefix}-${props.name}`;
+  return (
+    <FieldShell id={id} label={props.label} error={props.error} hint={props.hint} required={props.required}>
+      <textarea
+        id={id}
+        name={props.name}
+        value={props.value}
+        rows={props.rows ?? 5}
+        maxLength={props.maxLength}
+        required={props.nativeRequired}
+        onChange={(event) => props.onChange(event.target.value)}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy(id, props.error, props.hint)}
+      />
+    </FieldShell>
+  );
+}
+
+export interface SelectFieldProps extends BaseProps {
+  value: string;
+  onChange(value: string): void;
+  placeholder: string;
+  options: readonly string[];
+  nativeRequired?: boolean;
+}
+
+export function SelectField(props: SelectFieldProps) {
+  const id = `${props.idPrefix}-${props.name}`;
+  return (
+    <FieldShell id={id} label={props.label} error={props.error} hint={props.hint} required={props.required}>
+      <select
+        id={id}
+        name={props.name}
+        value={props.value}
+        required={props.nativeRequired}
+        onChange={(event) => props.onChange(event.target.value)}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy(id, props.error, props.hint)}
+      >
+        <option value="">{props.placeholder}</option>
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </FieldShell>
+  );
+}
+
+/** Moves focus to the control of the first error, so keyboard and screen-reader users land on it. */
+export function focusFirstError(idPrefix: string, errors: readonly FieldError[]): void {
+  const first = errors[0];
+  if (!first) return;
+  const control = document.getElementById(`${idPrefix}-${first.field}`) ?? document.querySelector<HTMLElement>(`[name="${first.field}"]`);
+  control?.focus();
+}

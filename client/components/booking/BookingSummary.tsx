@@ -1,0 +1,32 @@
+/** The running summary beside the wizard: what is being booked, for when, and the price. */
+import { vehicleTypeForSize, type BookingInput } from '../../../src/domain/booking-rules.ts';
+import { COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType, priceFor } from '../../../src/domain/catalogue.ts';
+
+export function BookingSummary({ values }: { values: BookingInput }) {
+  const vehicleType = vehicleTypeForSize(values.selectedVehicleType);
+  const price = priceFor(values.service, vehicleType, values.coatingType || '');
+  const rows: [string, string][] = [
+    ['Package', values.service || 'Not chosen yet'],
+    ...(isCoatingType(values.coatingType) ? [['Coating', COATING_LABELS[values.coatingType]] as [string, string]] : []),
+    ['Vehicle', values.selectedVehicleType ? (isVehicleType(values.selectedVehicleType) ? VEHICLE_LABELS[values.selectedVehicleType] : values.selectedVehicleType) : 'Not chosen yet'],
+    ['When', values.date ? `${values.date}${values.time ? ` at ${values.time}` : ''}` : 'Not chosen yet'],
+    ['Where', values.serviceType === 'dropoff' ? 'Drop-off at our service centre' : 'On-site, at your address'],
+  ];
+  return (
+    <aside className="card booking-summary" aria-labelledby="summary-title">
+      <h2 id="summary-title">Your booking</h2>
+      <dl>
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="summary-price">
+        <span>Price</span> <strong>{price === undefined ? '—' : `$${price}`}</strong>
+      </p>
+      <p className="summary-note">Pay on completion. Free cancellation with 24 hours' notice.</p>
+    </aside>
+  );
+}

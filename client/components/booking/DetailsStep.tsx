@@ -1,0 +1,29 @@
+/** Step 3, 'Your Details': name, e-mail, phone and notes, with the errors listed above the fields. */
+import { BOOKING_LIMITS } from '../../../src/domain/booking-rules.ts';
+import { TextAreaField, TextField, errorFor } from '../Field.tsx';
+import { ID, type StepProps } from './types.ts';
+
+export function DetailsStep({ values, errors, update }: StepProps) {
+  return (
+    <div>
+      {errors.length > 0 && (
+        <div className="error-summary" role="alert" aria-labelledby="error-summary-title">
+          <p id="error-summary-title">Please correct the following errors:</p>
+          <ul>
+            {errors.map((error) => (
+              <li key={`${error.field}:${error.message}`}>
+                <a href={`#${ID}-${error.field}`}>{error.message}</a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <TextField idPrefix={ID} name="name" label="Full Name" autoComplete="name" value={values.name} onChange={(name) => update({ name })} maxLength={BOOKING_LIMITS.name} error={errorFor(errors, 'name')} required nativeRequired />
+      <div className="field-row">
+        <TextField idPrefix={ID} name="email" type="email" label="Email" autoComplete="email" value={values.email} onChange={(email) => update({ email })} maxLength={BOOKING_LIMITS.email} error={errorFor(errors, 'email')} required nativeRequired />
+        <TextField idPrefix={ID} name="phone" type="tel" label="Phone Number" autoComplete="tel" value={values.phone} onChange={(phone) => update({ phone })} maxLength={15} error={errorFor(errors, 'phone')} required nativeRequired />
+      </div>
+      <TextAreaField idPrefix={ID} name="notes" label="Additional Notes (optional)" hint="Access instructions, pets, stains we should know about…" value={values.notes} onChange={(notes) => update({ notes })} maxLength={BOOKING_LIMITS.notes} rows={4} error={errorFor(errors, 'notes')} />
+    </div>
+  );
+}

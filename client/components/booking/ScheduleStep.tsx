@@ -1,0 +1,105 @@
+/**
+ * Step 2, 'Choose Date, Time & Location': date (from tomorrow in Auckland), hourly time, on-site or
+ * drop-off, then the address or the service centre's details. Both blocks are in the markup and
+ * CSS shows the one matching the checked radio, so the step also works without JavaScript.
+ */
+import { BOOKING_LIMITS, REGIONS, TIME_SLOTS } from '../../../src/domain/booking-rules.ts';
+import { HOURS, type BusinessInfo } from '../../../src/domain/business.ts';
+import { MESSAGES } from '../../../src/domain/messages.ts';
+import { SelectField, TextField, errorFor } from '../Field.tsx';
+import { Icon } from '../Icon.tsx';
+import { ID, type StepProps } from './types.ts';
+
+interface ScheduleStepProps extends StepProps {
+  business: BusinessInfo;
+  minDate: string;
+  maxDate: string;
+  /** Reports a date the customer typed that is already past (it is not accepted). */
+  rejectDate(message: string): void;
+}
+
+const ADDRESS_LABELS = {
+  houseNumber: ['House/Unit Number', 'address-line1'],
+  streetAddress: ['Street Address', 'address-line2'],
+  suburb: ['Suburb', 'address-level3'],
+  city: ['City', 'address-level2'],
+  postalCode: ['Postal Code', 'postal-code'],
+} as const;
+
+export function ScheduleStep({ values, errors, update, business, minDate, maxDate, rejectDate }: ScheduleStepProps) {
+  const onDate = (date: string) => {
+    if (date !== '' && date < minDate) {
+      update({ date: '' });
+      rejectDate(MESSAGES.futureDateAlert);
+      return;
+    }
+    update({ date });
+  };
+  const dropoff = values.serviceType === 'dropoff';
+  return (
+    <div className={dropoff ? 'schedule is-dropoff' : 'schedule'}>
+      <div className="field-row">
+        <TextField idPrefix={ID} name="date" type="date" label="Date" value={values.date} onChange={onDate} min={minDate} max={maxDate} error={errorFor(errors, 'date')} required nativeRequired />
+        <SelectField idPrefix={ID} name="time" label="Time" placeholder="Select a time" options={TIME_SLOTS} value={values.time} onChange={(time) => update({ time })} error={errorFor(errors, 'time')} required nativeRequired />
+      </div>
+
+      <fieldset className="choice-group service-type">
+        <legend>Service type</legend>
+        <div className="choices two">
+          <label className="choice">
+            <input type="radio" id="serviceType-onsite" name="serviceType" value="onsite" checked={!dropoff} onChange={() => update({ serviceType: 'onsite' })} />
+            <span className="choice-label">
+              <Icon name="home" size={20} /> On-site Service
+            </span>
+            <span className="choice-note">We come to your home or workplace</span>
+          </label>
+          <label className="choice">
+            <input type="radio" id="serviceType-dropoff" name="serviceType" value="dropoff" checked={dropoff} onChange={() => update({ serviceType: 'dropoff' })} />
+            <span className="choice-label">
+              <Icon name="building" size={20} /> Drop-off Service
+            </span>
+            <span className="choice-note">Bring your car to our service centre</span>
+          </label>
+        </div>
+      </fieldset>
+
+      <fieldset className="address-block">
+        <legend>Service address</legend>
+        <div className="field-row">
+          {(['houseNumber', 'streetAddress'] as const).map((field) => (
+            <TextField key={field} idPrefix={ID} name={field} label={ADDRESS_LABELS[field][0]} autoComplete={ADDRESS_LABELS[field][1]} value={values[field]} onChange={(value) => update({ [field]: value })} maxLength={BOOKING_LIMITS[field]} error={errorFor(errors, field)} required />
+          ))}
+        </div>
+        <div className="field-row">
+          {(['suburb', 'city', 'postalCode'] as const).map((field) => (
+            <TextField key={field} idPrefix={ID} name={field} label={ADDRESS_LABELS[field][0]} autoComplete={ADDRESS_LABELS[field][1]} value={values[field]} onChange={(value) => update({ [field]: value })} maxLength={BOOKING_LIMITS[field]} error={errorFor(errors, field)} required />
+          ))}
+        </div>
+        <div className="field-row">
+          <SelectField idPrefix={ID} name="region" label="Region" placeholder="Select your region" options={REGIONS} value={values.region} onChange={(region) => update({ region })} error={errorFor(errors, 'region')} required />
+          <TextField idPrefix={ID} name="landmark" label="Landmark (optional)" hint="Anything that helps us find you" value={values.landmark} onChange={(landmark) => update({ landmark })} maxLength={BOOKING_LIMITS.landmark} error={errorFor(errors, 'landmark')} />
+        </div>
+        <label className="checkbox">
+          <input type="checkbox" name="saveAddress" checked={values.saveAddress} onChange={(event) => update({ saveAddress: event.target.checked })} />
+          Save this address for future bookings (kept on this device only)
+        </label>
+      </fieldset>
+
+      <section className="dropoff-block card" aria-labelledby="dropoff-title">
+        <h3 id="dropoff-title">Drop-off at our service centre</h3>
+        <p>
+          <Icon name="pin" size={18} /> {business.streetAddress}, {business.suburb}, {business.city} {business.postcode}
+        </p>
+        <p className="dropoff-hours-title">Drop-off hours</p>
+        <ul className="hours">
+          {HOURS.dropOff.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+        <p className="notice">
+          <Icon name="clock" size={18} /> {HOURS.dropOffGuidance}
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+/** JSON calls to the /v1 API from the browser. */
+import type { FieldError } from '../../src/domain/messages.ts';
+
+export interface ApiAnswer {
+  status: number;
+  message: string | undefined;
+  errors: FieldError[];
+}
+
+/** Posts JSON; throws only when the server could not be reached at all. */
+export async function postJson(url: string, body: unknown): Promise<ApiAnswer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const data: { message?: unknown; errors?: unknown } = await response.json().catch(() => ({}));
+  return {
+    status: response.status,
+    message: typeof data.message === 'string' ? data.message : undefined,
+    errors: Array.isArray(data.errors) ? (data.errors as FieldError[]) : [],
+  };
+}

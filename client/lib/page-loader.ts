@@ -1,0 +1,17 @@
+/**
+ * Each page is its own chunk, so a visitor downloads only the code of the page in front of them
+ * (the server preloads it alongside the entry, so there is no extra round trip).
+ */
+import type { ComponentType } from 'react';
+import type { PageProps } from '../page-props.ts';
+import type { PageModule } from '../routes.ts';
+
+type PageChunk = { default: ComponentType<PageProps<never>> };
+
+const chunks = import.meta.glob<PageChunk>('../pages/*Page.tsx');
+
+export async function loadPage(module: PageModule): Promise<ComponentType<PageProps<never>>> {
+  const load = chunks[`../pages/${module}.tsx`];
+  if (!load) throw new Error(`No chunk for page ${module}`);
+  return (await load()).default;
+}

@@ -1,0 +1,30 @@
+/** The page-specific state the server hands to a page (see PageProps.state). */
+import type { BookingInput } from '../src/domain/booking-rules.ts';
+import type { ContactInput } from '../src/domain/contact-rules.ts';
+import type { FieldError } from '../src/domain/messages.ts';
+
+/** Home: a confirmation shown after a booking made without JavaScript (POST, redirect, GET). */
+export interface HomeState {
+  notice: string | null;
+}
+
+export type WizardStep = 1 | 2 | 3;
+
+export interface BookingState {
+  step: WizardStep;
+  values: BookingInput;
+  errors: FieldError[];
+  /** A message about the whole request (a full slot, an unavailable service), not one field. */
+  formError: string | null;
+  /** Earliest and latest bookable dates (YYYY-MM-DD, Auckland), for the date input. */
+  minDate: string;
+  maxDate: string;
+}
+
+export interface ContactState {
+  values: ContactInput;
+  errors: FieldError[];
+  formError: string | null;
+  /** Set after a message sent without JavaScript was saved. */
+  sent: boolean;
+}

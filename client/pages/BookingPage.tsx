@@ -1,0 +1,242 @@
+/**
+ * Booking (spec sections 2, 4 and 5): the three-step wizard. One HTML form holds the current
+ * step's controls and the other steps' values as hidden fields, so without JavaScript each
+ * Continue posts to /booking and the server answers with the next step (or the same one with its
+ * messages). Once hydrated the steps change in the browser with the same shared rules, and the
+ * booking is sent to /v1/create-booking; the server's answer decides.
+ */
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import {
+  ADDRESS_FIELDS,
+  completeServiceChoice,
+  stepOfField,
+  validateDetailsStep,
+  validateScheduleStep,
+  validateServiceStep,
+  type BookingInput,
+} from '../../src/domain/booking-rules.ts';
+import { PACKAGES } from '../../src/domain/catalogue.ts';
+import { MESSAGES, type FieldError } from '../../src/domain/messages.ts';
+import { focusFirstError } from '../components/Field.tsx';
+import { Icon } from '../components/Icon.tsx';
+import { BookingSummary } from '../components/booking/BookingSummary.tsx';
+import { DetailsStep } from '../components/booking/DetailsStep.tsx';
+import { ScheduleStep } from '../components/booking/ScheduleStep.tsx';
+import { ServiceStep } from '../components/booking/ServiceStep.tsx';
+import { WizardProgress } from '../components/booking/WizardProgress.tsx';
+import { ID } from '../components/booking/types.ts';
+import { postJson } from '../lib/api.ts';
+import { setFlash, showToast } from '../lib/toast.ts';
+import { useHydrated } from '../lib/use-hydrated.ts';
+import type { PageProps } from '../page-props.ts';
+import type { BookingState, WizardStep } from '../page-state.ts';
+
+const STEP_HEADINGS: Record<WizardStep, string> = {
+  1: 'Select Your Service Package',
+  2: 'Choose Date, Time & Location',
+  3: 'Your Details',
+};
+
+const STEP_CONTROLS: Record<WizardStep, readonly (keyof BookingInput)[]> = {
+  1: ['service', 'coatingType', 'selectedVehicleType'],
+  2: ['date', 'time', 'serviceType', ...ADDRESS_FIELDS, 'landmark', 'saveAddress'],
+  3: ['name', 'email', 'phone', 'notes'],
+};
+
+const SAVED_ADDRESS_KEY = 'savedAddress';
+const SAVED_FIELDS = [...ADDRESS_FIELDS, 'landmark'] as const;
+
+/** The values of the other steps, carried as hidden fields so that a plain form post keeps them. */
+function HiddenValues({ values, step }: { values: BookingInput; step: WizardStep }) {
+  const shown = STEP_CONTROLS[step];
+  return (
+    <>
+      <input type="hidden" name="step" value={step} />
+      {(Object.keys(values) as (keyof BookingInput)[])
+        .filter((key) => !shown.includes(key))
+        .map((key) =>
+          key === 'saveAddress' ? (
+            values.saveAddress && <input key={key} type="hidden" name={key} value="on" />
+          ) : (
+            <input key={key} type="hidden" name={key} value={values[key]} />
+          ),
+        )}
+    </>
+  );
+}
+
+function readSavedAddress(): Partial<BookingInput> | null {
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(SAVED_ADDRESS_KEY) ?? 'null');
+    if (!saved || typeof saved !== 'object') return null;
+    const address: Partial<BookingInput> = {};
+    for (const field of SAVED_FIELDS) {
+      const value = (saved as Record<string, unknown>)[field];
+      if (typeof value === 'string') address[field] = value;
+    }
+    return address;
+  } catch {
+    return null;
+  }
+}
+
+function rememberAddress(values: BookingInput): void {
+  try {
+    if (values.saveAddress && values.serviceType === 'onsite') {
+      localStorage.setItem(SAVED_ADDRESS_KEY, JSON.stringify(Object.fromEntries(SAVED_FIELDS.map((field) => [field, values[field]]))));
+    } else if (!values.saveAddress) {
+      localStorage.removeItem(SAVED_ADDRESS_KEY);
+    }
+  } catch {
+    // Storage disabled: the address simply is not remembered.
+  }
+}
+
+/** What is sent: the whole form state, without an address the drop-off customer never needed. */
+function payloadOf(values: BookingInput): BookingInput {
+  if (values.serviceType !== 'dropoff') return values;
+  return { ...values, ...Object.fromEntries([...SAVED_FIELDS].map((field) => [field, ''])), saveAddress: false };
+}
+
+export default function BookingPage({ business, state }: PageProps<BookingState>) {
+  const hydrated = useHydrated();
+  const [step, setStep] = useState<WizardStep>(state.step);
+  const [values, setValues] = useState<BookingInput>(state.values);
+  const [errors, setErrors] = useState<FieldError[]>(state.errors);
+  const [formError, setFormError] = useState<string | null>(state.formError);
+  const [loading, setLoading] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const previousStep = useRef(step);
+
+  const update = (change: Partial<BookingInput>) => setValues((current) => ({ ...current, ...change }));
+
+  useEffect(() => {
+    // A package passed as navigation state (the original pricing page's way) preselects it too.
+    const passed: unknown = window.history.state?.package;
+    const pkg = typeof passed === 'string' ? PACKAGES.find((p) => p.name === passed || p.id === passed) : undefined;
+    const saved = readSavedAddress();
+    setValues((current) => ({
+      ...current,
+      ...(pkg && !current.service ? completeServiceChoice({ ...current, service: pkg.name }) : {}),
+      ...(saved && ADDRESS_FIELDS.every((field) => current[field] === '') ? { ...saved, saveAddress: true } : {}),
+    }));
+  }, []);
+
+  useEffect(() => {
+    if (previousStep.current === step) return;
+    previousStep.current = step;
+    heading.current?.focus();
+    heading.current?.scrollIntoView({ block: 'nearest' });
+  }, [step]);
+
+  /** Any step change clears the errors (spec section 4). */
+  const goTo = (next: WizardStep) => {
+    setErrors([]);
+    setFormError(null);
+    setStep(next);
+  };
+
+  const showErrors = (found: FieldError[]) => {
+    setErrors(found);
+    focusFirstError(ID, found);
+  };
+
+  const submitBooking = async () => {
+    setLoading(true);
+    const payload = payloadOf(values);
+    try {
+      const answer = await postJson('/v1/create-booking', payload);
+      if (answer.status === 201) {
+        rememberAddress(values);
+        setFlash('success', answer.message ?? MESSAGES.bookingCreated);
+        window.location.assign('/');
+        return;
+      }
+      const message = answer.message ?? MESSAGES.somethingWentWrong;
+      const target = answer.errors[0] ? stepOfField(answer.errors[0].field) : step;
+      setStep(target);
+      setErrors(answer.errors);
+      setFormError(answer.errors.length === 0 || answer.status === 409 ? message : null);
+      void showToast('error', message);
+    } catch {
+      setFormError(MESSAGES.networkError);
+      void showToast('error', MESSAGES.networkError);
+    }
+    setLoading(false);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (loading) return;
+    if (step === 1) {
+      const completed = completeServiceChoice(values);
+      const found = validateServiceStep(completed);
+      if (found.length > 0) return showErrors(found);
+      setValues(completed);
+      goTo(2);
+    } else if (step === 2) {
+      const found = validateScheduleStep(values, { min: state.minDate, max: state.maxDate });
+      if (found.length > 0) return showErrors(found);
+      goTo(3);
+    } else {
+      const found = validateDetailsStep(values);
+      if (found.length > 0) return showErrors(found);
+      setErrors([]);
+      void submitBooking();
+    }
+  };
+
+  const onPrevious = (event: MouseEvent) => {
+    event.preventDefault();
+    goTo((step - 1) as WizardStep);
+  };
+
+  return (
+    <section className="section booking" aria-labelledby="page-title">
+      <div className="container">
+        <a className="text-link back-link" href="/">
+          <Icon name="arrow" size={18} /> Back to Home
+        </a>
+        <h1 id="page-title">Book Your Service</h1>
+        <WizardProgress step={step} />
+        <div className="booking-grid">
+          <form className="card form wizard" method="post" action="/booking" noValidate={hydrated} onSubmit={onSubmit} aria-labelledby="step-title">
+            <h2 id="step-title" ref={heading} tabIndex={-1}>
+              {STEP_HEADINGS[step]}
+            </h2>
+            {formError && (
+              <p className="notice notice-error" role="alert">
+                {formError}
+              </p>
+            )}
+            {step === 1 && <ServiceStep values={values} errors={errors} update={update} />}
+            {step === 2 && (
+              <ScheduleStep
+                values={values}
+                errors={errors}
+                update={update}
+                business={business}
+                minDate={state.minDate}
+                maxDate={state.maxDate}
+                rejectDate={(message) => setErrors([{ field: 'date', message }])}
+              />
+            )}
+            {step === 3 && <DetailsStep values={values} errors={errors} update={update} />}
+            <HiddenValues values={values} step={step} />
+            <div className="wizard-actions">
+              {step > 1 && (
+                <button type="submit" name="action" value="back" formNoValidate className="button button-ghost" onClick={onPrevious}>
+                  Previous Step
+                </button>
+              )}
+              <button type="submit" name="action" value="next" className="button button-accent button-large" disabled={loading}>
+                {step === 1 ? 'Continue to Booking' : step === 2 ? 'Continue to Your Details' : loading ? 'Processing...' : 'Complete Booking'}
+              </button>
+            </div>
+          </form>
+          <BookingSummary values={values} />
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+/** Every page component, for the server, which renders any page synchronously. */
+import type { ComponentType } from 'react';
+import type { PageProps } from '../page-props.ts';
+import type { PageModule } from '../routes.ts';
+import AboutPage from './AboutPage.tsx';
+import BookingPage from './BookingPage.tsx';
+import ContactPage from './ContactPage.tsx';
+import HomePage from './HomePage.tsx';
+import LegalPage from './LegalPage.tsx';
+import NotFoundPage from './NotFoundPage.tsx';
+import PricingPage from './PricingPage.tsx';
+import ServiceDetailPage from './ServiceDetailPage.tsx';
+import ServicesPage from './ServicesPage.tsx';
+import SitemapPage from './SitemapPage.tsx';
+import TestimonialsPage from './TestimonialsPage.tsx';
+
+export const PAGE_COMPONENTS: Record<PageModule, ComponentType<PageProps<never>>> = {
+  AboutPage,
+  BookingPage,
+  ContactPage,
+  HomePage,
+  LegalPage,
+  NotFoundPage,
+  PricingPage,
+  ServiceDetailPage,
+  ServicesPage,
+  SitemapPage,
+  TestimonialsPage,
+};

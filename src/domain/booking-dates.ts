@@ -1,0 +1,34 @@
+/**
+ * The booking window in business time (Pacific/Auckland), whatever the server's own time zone:
+ * from tomorrow to twelve months ahead. Server-only: the browser receives the window from the
+ * server with the page, so date-fns and its time-zone support stay out of the bundle.
+ */
+import { addDays, addMonths, format, parse } from 'date-fns';
+import { TZDate } from '@date-fns/tz';
+import type { DateWindow } from './booking-rules.ts';
+
+export const BUSINESS_TIME_ZONE = 'Pacific/Auckland';
+
+/** Today's date (YYYY-MM-DD) in Auckland, whatever the time zone of the machine. */
+export function todayInAuckland(now: Date): string {
+  return format(new TZDate(now.getTime(), BUSINESS_TIME_ZONE), 'yyyy-MM-dd');
+}
+
+/** The earliest date a booking may be made for: tomorrow in Auckland. */
+export function earliestBookingDate(now: Date): string {
+  return format(addDays(parseDay(todayInAuckland(now)), 1), 'yyyy-MM-dd');
+}
+
+/** The latest date a booking may be made for: twelve months ahead. */
+export function latestBookingDate(now: Date): string {
+  return format(addMonths(parseDay(todayInAuckland(now)), 12), 'yyyy-MM-dd');
+}
+
+function parseDay(day: string): Date {
+  return parse(day, 'yyyy-MM-dd', new Date(2000, 0, 1));
+}
+
+/** The dates a booking may be made for today. */
+export function bookingWindow(now: Date): DateWindow {
+  return { min: earliestBookingDate(now), max: latestBookingDate(now) };
+}

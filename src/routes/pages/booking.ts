@@ -1,0 +1,121 @@
+/**
+ * /booking: the wizard page, and its steps posted without JavaScript. Each post carries the whole
+ * form state (the other steps' values ride along as hidden fields) plus the step it came from; the
+ * server checks that step with the shared rules and answers with the next step, or the same step
+ * with its messages. The last step books through the same service as POST /v1/create-booking and
+ * redirects home (POST/redirect/GET).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  BOOKING_LIMITS,
+  completeServiceChoice,
+  emptyBooking,
+  stepOfField,
+  validateDetailsStep,
+  validateScheduleStep,
+  validateServiceStep,
+  type BookingInput,
+  type BookingTextField,
+} from '../../domain/booking-rules.ts';
+import { bookingWindow } from '../../domain/booking-dates.ts';
+import { PACKAGES } from '../../domain/catalogue.ts';
+import { formError } from '../../errors.ts';
+import { createBooking } from '../../services/booking.service.ts';
+import type { BookingState, WizardStep } from '../../../client/page-state.ts';
+import { BOOKING_RECEIVED } from './home.ts';
+
+const textFields = Object.fromEntries(
+  Object.entries(BOOKING_LIMITS).map(([field, max]) => [field, Type.Optional(Type.String({ maxLength: max }))]),
+);
+
+const BookingForm = Type.Object(
+  {
+    ...textFields,
+    saveAddress: Type.Optional(Type.Literal('on')),
+    step: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('2'), Type.Literal('3')])),
+    action: Type.Optional(Type.Union([Type.Literal('next'), Type.Literal('back')])),
+  },
+  { additionalProperties: false },
+);
+
+type BookingFormBody = Partial<Record<BookingTextField, string>> & {
+  saveAddress?: 'on';
+  step?: '1' | '2' | '3';
+  action?: 'next' | 'back';
+};
+
+function findPackageParam(value: string | undefined) {
+  if (!value) return undefined;
+  const wanted = value.trim().toLowerCase();
+  return PACKAGES.find((pkg) => pkg.id === wanted || pkg.name.toLowerCase() === wanted);
+}
+
+function state(now: Date, step: WizardStep, values: BookingInput, errors: BookingState['errors'] = [], message: string | null = null): BookingState {
+  const window = bookingWindow(now);
+  return { step, values, errors, formError: message, minDate: window.min, maxDate: window.max };
+}
+
+function valuesOf(body: BookingFormBody): BookingInput {
+  const values = emptyBooking();
+  for (const field of Object.keys(BOOKING_LIMITS) as BookingTextField[]) {
+    const value = body[field];
+    if (typeof value === 'string') values[field] = value;
+  }
+  values.saveAddress = body.saveAddress === 'on';
+  return values;
+}
+
+const route: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/booking',
+    { schema: { hide: true, querystring: Type.Object({ package: Type.Optional(Type.String({ maxLength: 80 })) }) } },
+    (request, reply) => {
+      const now = new Date();
+      const pkg = findPackageParam(request.query.package);
+      const values = pkg ? completeServiceChoice({ ...emptyBooking(), service: pkg.name }) : emptyBooking();
+      // The earliest date changes at midnight in Auckland, so the day is part of the variant.
+      return reply.page({ state: state(now, 1, values), cacheKey: `${pkg?.id ?? ''}|${bookingWindow(now).min}` });
+    },
+  );
+
+  app.post(
+    '/booking',
+    { config: { rateLimit: app.rateLimits.wizard }, schema: { hide: true, body: BookingForm } },
+    async (request, reply) => {
+      const now = new Date();
+      const body = request.body as BookingFormBody;
+      const step = Number(body.step ?? '1') as WizardStep;
+      let values = valuesOf(body);
+      const render = (status: number, next: BookingState) => reply.page({ status, state: next, cacheKey: false });
+
+      if (body.action === 'back') return render(200, state(now, Math.max(1, step - 1) as WizardStep, values));
+
+      if (step === 1) {
+        values = completeServiceChoice(values);
+        const errors = validateServiceStep(values);
+        return errors.length > 0 ? render(400, state(now, 1, values, errors)) : render(200, state(now, 2, values));
+      }
+      if (step === 2) {
+        const errors = validateScheduleStep(values, bookingWindow(now));
+        return errors.length > 0 ? render(400, state(now, 2, values, errors)) : render(200, state(now, 3, values));
+      }
+      const errors = validateDetailsStep(values);
+      if (errors.length > 0) return render(400, state(now, 3, values, errors));
+      try {
+        const booking = await createBooking(app.db, values, { now, slotCapacity: app.config.bookingSlotCapacity });
+        request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
+        return reply.redirect(`/?booking=${BOOKING_RECEIVED}`, 303);
+      } catch (caught) {
+        const error = formError(caught);
+        if (!error) throw caught;
+        const first = error.errors[0];
+        const target = first ? stepOfField(first.field) : 3;
+        const message = error.errors.length === 0 || error.statusCode === 409 ? error.message : null;
+        return reply.headers(error.headers).page({ status: error.statusCode, state: state(now, target, values, error.errors, message), cacheKey: false });
+      }
+    },
+  );
+};
+
+export default route;

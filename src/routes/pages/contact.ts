@@ -1,0 +1,51 @@
+/**
+ * /contact: the page, and the form posted without JavaScript. The post is checked with the same
+ * rules as POST /v1/contact-us-form; on errors the page comes back with the messages and the
+ * visitor's values, on success the browser is redirected (POST/redirect/GET) to the thank-you view.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ContactInput } from '../../domain/contact-rules.ts';
+import { formError } from '../../errors.ts';
+import { receiveContactMessage } from '../../services/contact.service.ts';
+import type { ContactState } from '../../../client/page-state.ts';
+import { ContactBody } from '../v1/contact-us-form.ts';
+
+const EMPTY: ContactInput = { name: '', email: '', phone: '', message: '' };
+
+const route: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/contact',
+    { schema: { hide: true, querystring: Type.Object({ sent: Type.Optional(Type.String({ maxLength: 5 })) }) } },
+    (request, reply) => {
+      const sent = request.query.sent === '1';
+      const state: ContactState = { values: EMPTY, errors: [], formError: null, sent };
+      return reply.page({ state, cacheKey: sent ? 'sent' : '' });
+    },
+  );
+
+  app.post(
+    '/contact',
+    { config: { rateLimit: app.rateLimits.forms }, schema: { hide: true, body: ContactBody } },
+    async (request, reply) => {
+      const values: ContactInput = { ...EMPTY, ...request.body };
+      try {
+        const saved = await receiveContactMessage(app.db, values);
+        request.log.info({ contactMessageId: saved.id }, 'contact message received (form post)');
+        return reply.redirect('/contact?sent=1#send-message', 303);
+      } catch (caught) {
+        const error = formError(caught);
+        if (!error) throw caught;
+        const state: ContactState = {
+          values,
+          errors: error.errors,
+          formError: error.errors.length === 0 ? error.message : null,
+          sent: false,
+        };
+        return reply.headers(error.headers).page({ status: error.statusCode, state, cacheKey: false });
+      }
+    },
+  );
+};
+
+export default route;

@@ -1,0 +1,26 @@
+/**
+ * The public pages. Pages whose HTML depends only on their path are served straight from the
+ * render cache; home, booking and contact read their query string or take a form post (files
+ * beside this one).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { PAGES } from '../../../client/routes.ts';
+import bookingPage from './booking.ts';
+import contactPage from './contact.ts';
+import homePage from './home.ts';
+import seoFiles from './seo.ts';
+
+const WITH_OWN_ROUTES = new Set(['/', '/booking', '/contact']);
+
+const pageRoutes: FastifyPluginAsync = async (app) => {
+  for (const page of PAGES) {
+    if (WITH_OWN_ROUTES.has(page.path)) continue;
+    app.get(page.path, { schema: { hide: true } }, (_request, reply) => reply.page());
+  }
+  await app.register(homePage);
+  await app.register(bookingPage);
+  await app.register(contactPage);
+  await app.register(seoFiles);
+};
+
+export default pageRoutes;

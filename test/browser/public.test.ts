@@ -1,0 +1,315 @@
+/** The public site's interactions in Chromium: widget, pricing, booking wizard, contact form, and axe on every page and state. */
+import t from 'tap';
+import type { Page } from 'playwright-core';
+import { PAGES } from '../../client/routes.ts';
+import { baseUrl, buildTestApp } from '../helper.ts';
+import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
+import { EMPTY_SCHEDULE_MESSAGES, inDays } from '../support/payloads.ts';
+
+t.test('public site in Chromium', async (t) => {
+  const app = await buildTestApp(t, { listen: true });
+  const browser = await launchBrowser(t);
+  const url = (path: string) => `${baseUrl(app)}${path}`;
+  const bookings = () => app.db.selectFrom('bookings').selectAll().orderBy('created_at').execute();
+
+  async function open(path: string, width = 1280, javaScript = true) {
+    const { page, problems } = await openPage(browser, width, { javaScript });
+    await page.goto(url(path));
+    if (javaScript) await waitForHydration(page);
+    return { page, problems };
+  }
+
+  const toastText = (page: Page) => page.locator('.Toastify__toast').first().innerText();
+
+  t.test('no page has an axe violation, on a phone and on a desktop, and none logs an error', async (t) => {
+    for (const width of [390, 1280]) {
+      const { page, problems } = await openPage(browser, width);
+      for (const { path } of PAGES) {
+        await page.goto(url(path));
+        await waitForHydration(page);
+        t.same(await axeViolations(page), [], `${path} at ${width}px`);
+      }
+      t.same(problems, { consoleErrors: [], failedRequests: [] }, `no errors at ${width}px`);
+      await page.goto(url('/no-such-page'));
+      await waitForHydration(page);
+      t.same(await axeViolations(page), [], `the 404 page at ${width}px`);
+      await page.context().close();
+    }
+  });
+
+  t.test('contact widget: tooltip on hover and keyboard focus, popup opens and closes, chat link prefilled', async (t) => {
+    const { page } = await open('/about');
+    const chat = page.locator('.widget-chat summary');
+    const tooltip = chat.locator('.widget-tooltip');
+    t.equal(await tooltip.evaluate((el) => getComputedStyle(el).opacity), '0');
+    await chat.hover();
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('.widget-chat .widget-tooltip')!).opacity === '1');
+    await page.mouse.move(0, 0);
+    await page.locator('.widget-call').focus();
+    await page.keyboard.press('Tab');
+    t.ok(await chat.evaluate((el) => el === document.activeElement), 'the chat button takes keyboard focus');
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('.widget-chat .widget-tooltip')!).opacity === '1');
+
+    const link = page.getByRole('link', { name: /Start chat/ });
+    t.notOk(await link.isVisible(), 'popup closed');
+    await page.keyboard.press('Enter');
+    t.ok(await link.isVisible(), 'popup open');
+    t.match(await link.getAttribute('href'), /^https:\/\/wa\.me\/\d+\?text=.+/);
+    t.same(await axeViolations(page), [], 'no axe violation with the popup open');
+    await page.keyboard.press('Escape');
+    t.notOk(await link.isVisible(), 'Escape closes it');
+    await chat.click();
+    t.ok(await link.isVisible());
+    await chat.click();
+    t.notOk(await link.isVisible(), 'a second click closes it');
+    t.equal(await page.locator('.widget-call').getAttribute('href'), 'tel:+64215550123');
+    await page.context().close();
+  });
+
+  t.test('pricing: the vehicle selector changes the headline prices; the FAQ keeps one item open', async (t) => {
+    const { page, problems } = await open('/pricing', 390);
+    const quick = page.locator('.package-card').filter({ hasText: 'Quick Clean' });
+    const ceramic = page.locator('.package-card').filter({ hasText: 'Ceramic Coating' });
+    t.equal(await quick.locator('.headline-price .price:visible').innerText(), '$69 per service', 'small car by default');
+    await page.locator('label[for="vehicle-suv"]').click();
+    t.equal(await quick.locator('.headline-price .price:visible').innerText(), '$99 per service');
+    t.match(await ceramic.locator('.headline-price .price:visible').innerText(), /\$699 1 Year Protection\s+\$999 3 Year Protection/);
+    await page.locator('label[for="vehicle-mid"]').click();
+    t.equal(await quick.locator('.headline-price .price:visible').innerText(), '$79 per service');
+
+    const items = page.locator('.faq-item');
+    const openStates = () => items.evaluateAll((els) => els.map((el) => (el as HTMLDetailsElement).open));
+    t.same(await openStates(), [false, false, false, false, false]);
+    await items.nth(0).locator('summary').click();
+    t.same(await openStates(), [true, false, false, false, false]);
+    t.same(await axeViolations(page), [], 'no axe violation with an FAQ item open');
+    await items.nth(2).locator('summary').click();
+    t.same(await openStates(), [false, false, true, false, false], 'opening another closes the first');
+    await items.nth(2).locator('summary').click();
+    t.same(await openStates(), [false, false, false, false, false], 'clicking the open one closes it');
+    t.same(problems, { consoleErrors: [], failedRequests: [] });
+    await page.context().close();
+  });
+
+  t.test('pricing → booking: Book Now preselects the package', async (t) => {
+    const { page } = await open('/pricing');
+    await page.locator('.package-card').filter({ hasText: 'Ultimate Clean' }).getByRole('link', { name: /Book Now/ }).click();
+    await page.waitForURL(/\/booking\?package=ultimate-clean$/);
+    await waitForHydration(page);
+    t.ok(await page.getByRole('radio', { name: /Ultimate Clean/ }).isChecked());
+    t.equal(await page.locator('.includes-title:visible').count(), 1, 'the package is open');
+    await page.context().close();
+  });
+
+  t.test('booking wizard, on-site: every rule, every transition, the booking stored, the toast on home', async (t) => {
+    const { page, problems } = await open('/booking', 390);
+    t.ok(await page.getByText('Step 1 of 3').isVisible());
+    t.equal(await page.locator('form.wizard').getAttribute('novalidate'), '', 'the app shows its own messages once hydrated');
+
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+    t.equal(await page.locator('#booking-service-error').innerText(), 'Please select a service package');
+
+    const quick = page.getByRole('radio', { name: /Quick Clean/ });
+    await page.locator('label[for="service-quick-clean"]').click();
+    t.ok(await quick.isChecked());
+    t.ok(await page.getByText('Starting from $69').isVisible());
+    t.equal(await page.locator('.includes-title:visible').count(), 1);
+    await page.locator('label[for="service-quick-clean"]').click();
+    t.notOk(await quick.isChecked(), 'clicking the selected package deselects it');
+    t.equal(await page.locator('.includes-title:visible').count(), 0);
+
+    await page.locator('label[for="service-ceramic-coating"]').click();
+    t.ok(await page.getByRole('radio', { name: /1 Year Coating/ }).isChecked(), 'Ceramic Coating defaults to 1 year');
+    t.ok(await page.getByText('BEST VALUE').isVisible());
+    t.same(await axeViolations(page), [], 'no axe violation on step 1 with a package open');
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+    t.equal(await page.locator('.package-option.open .field-error').innerText(), 'Please select your vehicle size');
+    await page.getByRole('radio', { name: /3 Year Coating/ }).check();
+    await page.getByRole('radio', { name: /Sedan/ }).check();
+    t.match(await page.locator('.summary-price').innerText(), /\$899/, 'price of a 3-year coating on a sedan');
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+
+    t.ok(await page.getByText('Step 2 of 3').isVisible());
+    t.equal(await page.locator('.field-error').count(), 0, 'errors cleared on step change');
+    t.ok(await page.getByRole('heading', { name: 'Choose Date, Time & Location' }).evaluate((el) => el === document.activeElement), 'focus moves to the step heading');
+    const date = page.locator('input[name="date"]');
+    t.equal(await date.getAttribute('min'), inDays(1), 'the earliest date is tomorrow in Auckland');
+    const times = await page.locator('select[name="time"] option').allInnerTexts();
+    t.same(times.slice(1), ['07:00', '08:00', '09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00', '18:00', '19:00', '20:00']);
+    t.equal(await page.locator('select[name="region"] option').count(), 17, 'a prompt and the 16 regions');
+
+    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
+    t.same(await page.locator('.field-error').allInnerTexts(), EMPTY_SCHEDULE_MESSAGES);
+    t.same(await axeViolations(page), [], 'no axe violation on step 2 with its errors');
+    await date.fill(inDays(-1));
+    t.equal(await page.locator('#booking-date-error').innerText(), 'Please select a future date for your appointment.');
+    t.equal(await date.inputValue(), '', 'a past date is not accepted');
+
+    await page.getByRole('button', { name: 'Previous Step' }).click();
+    t.ok(await page.getByText('Step 1 of 3').isVisible());
+    t.ok(await page.getByRole('radio', { name: /Sedan/ }).isChecked(), 'the choice is kept');
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+
+    await date.fill(inDays(4));
+    await page.locator('select[name="time"]').selectOption('14:00');
+    await page.getByLabel('House/Unit Number').fill('12A');
+    await page.getByLabel('Street Address').fill('Queen Street');
+    await page.getByLabel('Suburb').fill('Auckland Central');
+    await page.getByLabel('City').fill('Auckland');
+    await page.getByLabel('Postal Code').fill('1010');
+    await page.locator('select[name="region"]').selectOption('Auckland');
+    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
+
+    t.ok(await page.getByText('Step 3 of 3').isVisible());
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('not-an-email');
+    await page.getByLabel('Phone Number').fill('12');
+    await page.getByRole('button', { name: 'Complete Booking' }).click();
+    t.ok(await page.getByText('Please correct the following errors:').isVisible());
+    t.same(await page.locator('.error-summary li').allInnerTexts(), ['Please enter your full name', 'Please enter a valid email address', 'Please enter a valid phone number']);
+    t.same(await axeViolations(page), [], 'no axe violation on step 3 with its errors');
+    t.same(await bookings(), [], 'step 3 errors block the request');
+
+    await page.getByLabel('Full Name').fill('Aroha Parata');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('aroha@example.co.nz');
+    await page.getByLabel('Phone Number').fill('021 555 7788');
+    await page.getByLabel('Additional Notes (optional)').fill('Gate code 1234');
+    await page.getByRole('button', { name: 'Complete Booking' }).click();
+    await page.waitForURL(url('/'));
+    await page.locator('.Toastify__toast').waitFor();
+    t.equal(await toastText(page), 'Thank you! Your booking has been received. We will contact you shortly to confirm it.');
+    t.match(await bookings(), [
+      { service: 'Ceramic Coating', coating_type: 'coat2', selected_vehicle_type: 'Sedan', vehicle_type: 'mid', date: inDays(4), time: '14:00', service_type: 'onsite', house_number: '12A', region: 'Auckland', name: 'Aroha Parata', notes: 'Gate code 1234', status: 'pending', price_nzd: 899 },
+    ]);
+    t.same(problems, { consoleErrors: [], failedRequests: [] });
+    await page.context().close();
+  });
+
+  t.test('booking wizard, drop-off: service centre details instead of an address; the server decides', async (t) => {
+    const { page, problems } = await open('/booking?package=express-clean');
+    await page.getByRole('radio', { name: /Medium Car/ }).check();
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+    await page.getByText('Drop-off Service').click();
+    t.notOk(await page.getByLabel('Street Address').isVisible(), 'no address form');
+    t.ok(await page.getByText('Drop-off at our service centre').first().isVisible());
+    t.ok(await page.getByText('Monday - Friday: 8:00 AM - 6:00 PM').first().isVisible());
+    t.ok(await page.getByText('Please arrive 10 minutes before your appointment.').isVisible());
+    t.same(await axeViolations(page), [], 'no axe violation on step 2, drop-off');
+    await page.locator('input[name="date"]').fill(inDays(6));
+    await page.locator('select[name="time"]').selectOption('09:00');
+    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
+    await page.getByLabel('Full Name').fill('Sam Lee');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('sam@example.com');
+    await page.getByLabel('Phone Number').fill('09 555 1212');
+
+    // Someone else takes the last place first: the server's 409 is shown clearly.
+    await app.inject({ method: 'POST', url: '/v1/create-booking', payload: { service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm', date: inDays(6), time: '09:00', serviceType: 'dropoff', name: 'A', email: 'a@b.co', phone: '0211234567' } });
+    await app.inject({ method: 'POST', url: '/v1/create-booking', payload: { service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm', date: inDays(6), time: '09:00', serviceType: 'dropoff', name: 'B', email: 'b@b.co', phone: '0211234567' } });
+    await page.getByRole('button', { name: 'Complete Booking' }).click();
+    await page.getByText('Step 2 of 3').waitFor();
+    t.match(await page.locator('.notice-error').innerText(), /fully booked/);
+    t.match(await page.locator('#booking-time-error').innerText(), /fully booked/);
+    await page.locator('.Toastify__toast').waitFor();
+    t.match(await toastText(page), /fully booked/);
+
+    await page.locator('select[name="time"]').selectOption('11:00');
+    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
+    await page.getByRole('button', { name: 'Complete Booking' }).click();
+    await page.waitForURL(url('/'));
+    const row = (await bookings()).find((b) => b.name === 'Sam Lee');
+    t.match(row, { service: 'Express Clean', vehicle_type: 'mid', service_type: 'dropoff', time: '11:00', street_address: '', coating_type: '' });
+    t.same(problems.consoleErrors.filter((error) => !error.includes('409 (Conflict)')), [], 'nothing but the expected 409');
+    await page.context().close();
+  });
+
+  t.test('booking: a network failure shows an error and keeps everything typed', async (t) => {
+    const { page } = await open('/booking?package=quick-clean');
+    await page.getByRole('radio', { name: /Small Car/ }).check();
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+    await page.getByText('Drop-off Service').click();
+    await page.locator('input[name="date"]').fill(inDays(8));
+    await page.locator('select[name="time"]').selectOption('15:00');
+    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
+    await page.getByLabel('Full Name').fill('Offline Customer');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('offline@example.com');
+    await page.getByLabel('Phone Number').fill('021 555 0000');
+    await page.route('**/v1/create-booking', (route) => route.abort('internetdisconnected'));
+    await page.getByRole('button', { name: 'Complete Booking' }).click();
+    await page.locator('.Toastify__toast').waitFor();
+    t.match(await toastText(page), /could not reach our booking system/);
+    t.equal(await page.getByLabel('Full Name').inputValue(), 'Offline Customer');
+    t.ok(await page.getByRole('button', { name: 'Complete Booking' }).isEnabled());
+    await page.context().close();
+  });
+
+  t.test('contact form: the six checks in order beside the fields, then the message is stored and toasted', async (t) => {
+    const { page, problems } = await open('/contact', 390);
+    const send = page.getByRole('button', { name: 'Send Message' });
+    await send.click();
+    t.same(await page.locator('.field-error').allInnerTexts(), ['Please enter your name', 'Please enter your email', 'Please enter your phone number', 'Please enter your message']);
+    t.ok(await page.getByLabel('Your Name').evaluate((el) => el === document.activeElement), 'focus on the first field in error');
+    t.same(await axeViolations(page), [], 'no axe violation with the errors shown');
+    await page.getByLabel('Your Name').fill('Tane');
+    await page.getByRole('textbox', { name: 'Email Address', exact: true }).fill('tane@');
+    await page.getByLabel('Phone Number').fill('call me');
+    await send.click();
+    t.same(await page.locator('.field-error').allInnerTexts(), ['Please enter a valid email address', 'Please enter a valid phone number', 'Please enter your message'], 'each beside its field');
+    t.ok(await page.getByLabel('Phone Number').evaluate((el) => el === document.activeElement), 'focus follows the spec order: the phone check comes before the e-mail format check');
+    await page.getByRole('textbox', { name: 'Email Address', exact: true }).fill('tane@example.com');
+    await page.getByLabel('Phone Number').fill('021 555 1234');
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Can you do a fleet of six utes?');
+    await send.click();
+    await page.locator('.Toastify__toast').waitFor();
+    t.equal(await toastText(page), 'Thank you for your message! We will get back to you soon.');
+    t.equal(await page.getByLabel('Your Name').inputValue(), '', 'the form is cleared');
+    const rows = await app.db.selectFrom('contact_messages').selectAll().where('name', '=', 'Tane').execute();
+    t.match(rows, [{ email: 'tane@example.com', message: 'Can you do a fleet of six utes?' }]);
+    t.same(problems, { consoleErrors: [], failedRequests: [] });
+    await page.context().close();
+  });
+
+  t.test('without JavaScript: the contact form and the whole wizard work with plain form posts', async (t) => {
+    const { page } = await open('/contact', 390, false);
+    await page.getByLabel('Your Name').fill('No Script');
+    await page.getByRole('textbox', { name: 'Email Address', exact: true }).fill('noscript@example');
+    await page.getByLabel('Phone Number').fill('021 555 4321');
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Hello without JavaScript');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await page.waitForLoadState();
+    t.equal(await page.locator('#contact-email-error').innerText(), 'Please enter a valid email address');
+    t.equal(await page.getByRole('textbox', { name: 'Message', exact: true }).inputValue(), 'Hello without JavaScript', 'values kept');
+    await page.getByRole('textbox', { name: 'Email Address', exact: true }).fill('noscript@example.com');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await page.waitForURL(/\/contact\?sent=1#send-message$/);
+    t.ok(await page.getByText('Thank you for your message!').isVisible());
+    t.equal((await app.db.selectFrom('contact_messages').selectAll().where('name', '=', 'No Script').execute()).length, 1);
+
+    await page.goto(url('/booking'));
+    await page.locator('label[for="service-deluxe-clean"]').click();
+    t.equal(await page.locator('.includes-title:visible').count(), 1, 'CSS opens the chosen package');
+    await page.getByRole('radio', { name: /SUV\/UTE/ }).check();
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+    await page.getByText('Step 2 of 3').waitFor();
+    await page.getByText('Drop-off Service').click();
+    t.notOk(await page.getByLabel('Street Address').isVisible(), 'CSS swaps the address for the drop-off details');
+    await page.locator('input[name="date"]').fill(inDays(9));
+    await page.locator('select[name="time"]').selectOption('16:00');
+    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
+    await page.getByText('Step 3 of 3').waitFor();
+    await page.getByRole('button', { name: 'Previous Step' }).click();
+    await page.getByText('Step 2 of 3').waitFor();
+    t.equal(await page.locator('select[name="time"]').inputValue(), '16:00', 'Previous Step keeps the values');
+    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
+    await page.getByLabel('Full Name').fill('No Script');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('noscript@example.com');
+    await page.getByLabel('Phone Number').fill('12');
+    await page.getByRole('button', { name: 'Complete Booking' }).click();
+    await page.getByText('Please correct the following errors:').waitFor();
+    t.equal(await page.locator('#booking-phone-error').innerText(), 'Please enter a valid phone number');
+    await page.getByLabel('Phone Number').fill('021 555 4321');
+    await page.getByRole('button', { name: 'Complete Booking' }).click();
+    await page.waitForURL(url('/?booking=received'));
+    t.ok(await page.getByText('Thank you! Your booking has been received.').isVisible());
+    t.match((await bookings()).find((b) => b.name === 'No Script'), { service: 'Deluxe Clean', vehicle_type: 'suv', service_type: 'dropoff', date: inDays(9), time: '16:00' });
+    await page.context().close();
+  });
+});
