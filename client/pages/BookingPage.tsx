@@ -223,15 +223,17 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
             )}
             {step === 3 && <DetailsStep values={values} errors={errors} update={update} />}
             <HiddenValues values={values} step={step} />
+            {/* Continue comes first in the markup so that Enter in a field continues (the first
+                submit button is the form's default); CSS puts Previous on the left. */}
             <div className="wizard-actions">
+              <button type="submit" name="action" value="next" className="button button-accent button-large" disabled={loading}>
+                {step === 1 ? 'Continue to Booking' : step === 2 ? 'Continue to Your Details' : loading ? 'Processing...' : 'Complete Booking'}
+              </button>
               {step > 1 && (
                 <button type="submit" name="action" value="back" formNoValidate className="button button-ghost" onClick={onPrevious}>
                   Previous Step
                 </button>
               )}
-              <button type="submit" name="action" value="next" className="button button-accent button-large" disabled={loading}>
-                {step === 1 ? 'Continue to Booking' : step === 2 ? 'Continue to Your Details' : loading ? 'Processing...' : 'Complete Booking'}
-              </button>
             </div>
           </form>
           <BookingSummary values={values} />

@@ -221,6 +221,65 @@ t.test('public site in Chromium', async (t) => {
     await page.context().close();
   });
 
+  t.test('keyboard alone: choose a package and size, move through the steps; Processing... while sending', async (t) => {
+    const { page } = await open('/booking');
+    await page.locator('#service-quick-clean').focus();
+    await page.keyboard.press('ArrowDown');
+    t.ok(await page.getByRole('radio', { name: /Express Clean/ }).isChecked(), 'arrow keys choose a package');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowRight');
+    t.ok(await page.getByRole('radio', { name: /Medium Car/ }).isChecked(), 'and a size');
+    await page.keyboard.press('Enter');
+    await page.getByText('Step 2 of 3').waitFor();
+    t.ok(await page.getByRole('heading', { name: 'Choose Date, Time & Location' }).evaluate((el) => el === document.activeElement));
+    await page.keyboard.press('Tab');
+    t.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'date', 'the date comes next');
+    await page.locator('input[name="date"]').fill(inDays(10));
+    await page.locator('select[name="time"]').selectOption('07:00');
+    await page.locator('#serviceType-onsite').focus();
+    await page.keyboard.press('ArrowRight');
+    t.ok(await page.locator('#serviceType-dropoff').isChecked(), 'drop-off chosen with the arrow key');
+    await page.getByRole('button', { name: 'Continue to Your Details' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Step 3 of 3').waitFor({ timeout: 5000 }).catch(async () => t.fail(`still on step 2: ${await page.locator('.field-error').allInnerTexts()}`));
+    await page.getByLabel('Full Name').fill('Keyboard User');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('keys@example.com');
+    await page.getByLabel('Phone Number').fill('021 555 3333');
+
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/create-booking', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.keyboard.press('Enter');
+    const button = page.locator('.wizard-actions .button-accent');
+    await page.waitForFunction(() => document.querySelector('.wizard-actions .button-accent')?.textContent === 'Processing...');
+    t.ok(await button.isDisabled(), 'the button is disabled while sending');
+    release();
+    await page.waitForURL(url('/'));
+    t.match((await bookings()).find((b) => b.name === 'Keyboard User'), { service: 'Express Clean', vehicle_type: 'mid', time: '07:00' });
+    await page.context().close();
+  });
+
+  t.test('no layout shift on hydration, and nothing wider than a 320 px screen', async (t) => {
+    for (const path of ['/', '/pricing', '/booking', '/contact']) {
+      const { page } = await openPage(browser, 320);
+      await page.addInitScript(() => {
+        (window as unknown as { shift: number }).shift = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) (window as unknown as { shift: number }).shift += (entry as unknown as { value: number }).value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto(url(path));
+      await waitForHydration(page);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      t.ok((await page.evaluate(() => (window as unknown as { shift: number }).shift)) < 0.01, `${path}: no layout shift`);
+      t.equal(await page.evaluate(() => document.documentElement.scrollWidth), 320, `${path}: no horizontal scrolling at 320 px`);
+      await page.context().close();
+    }
+  });
+
   t.test('booking: a network failure shows an error and keeps everything typed', async (t) => {
     const { page } = await open('/booking?package=quick-clean');
     await page.getByRole('radio', { name: /Small Car/ }).check();
