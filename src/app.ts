@@ -47,8 +47,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.addHook('onSend', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request, pages included.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   // Before any route is registered: routes take the handlers in force when they are added.

@@ -28,7 +28,14 @@ function parseDay(day: string): Date {
   return parse(day, 'yyyy-MM-dd', new Date(2000, 0, 1));
 }
 
-/** The dates a booking may be made for today. */
+let memo: { minute: number; window: DateWindow } | undefined;
+
+/**
+ * The dates a booking may be made for today. Asked on every booking page view, so the answer is
+ * kept for the minute it was computed in (the window only changes at midnight in Auckland).
+ */
 export function bookingWindow(now: Date): DateWindow {
-  return { min: earliestBookingDate(now), max: latestBookingDate(now) };
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (memo?.minute !== minute) memo = { minute, window: { min: earliestBookingDate(now), max: latestBookingDate(now) } };
+  return memo.window;
 }

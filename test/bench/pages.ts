@@ -1,12 +1,16 @@
 /**
  * `npm run bench`: how close the cached, server-rendered pages come to serving the same bytes
  * from memory. For each page it loads the real app (PGlite in memory) and a bare Fastify that
- * sends the page's HTML from a string, and drives both with autocannon from this process.
+ * sends the page's (compressed) HTML from a buffer, and drives both with autocannon run as a
+ * separate process, so that the load generator does not share the server's core.
  * Issue 3's goal: cached pages at close to the in-memory rate (rendering React per request
  * costs about 5.5 times as much).
  */
-import autocannon from 'autocannon';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import Fastify from 'fastify';
+import { ROOT_DIR } from '../../src/paths.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 
@@ -14,8 +18,11 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
 const PAGES = ['/', '/pricing', '/booking', '/booking?package=ceramic-coating'];
 
+const AUTOCANNON = path.join(ROOT_DIR, 'node_modules/.bin/autocannon');
+
 async function measure(url: string): Promise<number> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: { 'accept-encoding': 'br' } });
+  const { stdout } = await promisify(execFile)(AUTOCANNON, ['--json', '-c', String(CONNECTIONS), '-d', String(DURATION), '-H', 'accept-encoding=br', url], { maxBuffer: 16 << 20 });
+  const result = JSON.parse(stdout) as { non2xx: number; errors: number; requests: { average: number } };
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result.requests.average;
 }

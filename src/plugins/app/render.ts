@@ -23,6 +23,7 @@ import { findPage } from '../../../client/routes.ts';
 
 export interface PageOptions {
   status?: number;
+  /** The page's state, or a function that builds it, called only when the page is rendered. */
   state?: unknown;
   /**
    * Names the page variant `state` stands for, so it is rendered once and cached; `false` renders
@@ -81,12 +82,15 @@ export default fp(
     // Weak: the same page is sent compressed or not, byte-different but the same content.
     const toDocument = (html: string): CachedDocument => ({ html, etag: `W/"${createHash('sha1').update(html).digest('base64url')}"` });
 
+    const render = (pagePath: string, state: unknown) =>
+      toDocument(renderDocument({ path: pagePath, business, assets, state: typeof state === 'function' ? state() : state }));
+
     function documentFor(pagePath: string, state: unknown, cacheKey: string | false): CachedDocument {
-      if (cacheKey === false) return toDocument(renderDocument({ path: pagePath, business, assets, state }));
+      if (cacheKey === false) return render(pagePath, state);
       const key = `${pagePath}\n${cacheKey}`;
       let doc = cache.get(key);
       if (!doc) {
-        doc = toDocument(renderDocument({ path: pagePath, business, assets, state }));
+        doc = render(pagePath, state);
         if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
         cache.set(key, doc);
       }

@@ -73,9 +73,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) => {
       const now = new Date();
       const pkg = findPackageParam(request.query.package);
-      const values = pkg ? completeServiceChoice({ ...emptyBooking(), service: pkg.name }) : emptyBooking();
-      // The earliest date changes at midnight in Auckland, so the day is part of the variant.
-      return reply.page({ state: state(now, 1, values), cacheKey: `${pkg?.id ?? ''}|${bookingWindow(now).min}` });
+      // The earliest date changes at midnight in Auckland, so the day is part of the variant; the
+      // state is only built when that variant is not cached yet.
+      return reply.page({
+        state: () => state(now, 1, pkg ? completeServiceChoice({ ...emptyBooking(), service: pkg.name }) : emptyBooking()),
+        cacheKey: `${pkg?.id ?? ''}|${bookingWindow(now).min}`,
+      });
     },
   );
 
