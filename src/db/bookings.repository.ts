@@ -1,6 +1,6 @@
 /** Data access for bookings: plain functions over a Kysely instance or transaction. */
 import { sql, type Kysely } from 'kysely';
-import type { Booking, Database, NewBooking } from './database.ts';
+import type { Booking, BookingStatusChange, Database, NewBooking } from './database.ts';
 
 type Db = Kysely<Database>;
 
@@ -28,4 +28,89 @@ export async function countActiveInSlot(db: Db, date: string, time: string): Pro
 /** Every booking, newest first. */
 export async function listAllBookings(db: Db): Promise<Booking[]> {
   return db.selectFrom('bookings').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+export interface BookingFilters {
+  /** Matched, case-insensitively, anywhere in the name, e-mail or service. */
+  search?: string;
+  service?: string;
+  date?: string;
+  status?: string;
+}
+
+/** `newest`: by creation, newest first; `schedule`: by appointment, soonest first. */
+export type BookingSort = 'newest' | 'schedule';
+
+/** Where a page ends, in the sort's own key (created_at kept as PostgreSQL's exact text). */
+export type BookingCursor = { sort: 'newest'; createdAt: string; id: string } | { sort: 'schedule'; date: string; time: string; id: string };
+
+export type BookingRow = Booking & { created_at_exact: string };
+
+/** `%` and `_` typed in the search box are searched for, not wildcards. */
+function likePattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * One page of bookings in PostgreSQL: filters on indexed columns, the search through the
+ * trigram index on search_text, keyset paging (no OFFSET, so page 500 costs what page 1 does).
+ * Asks for one row more than the page, to tell whether another page follows.
+ */
+export async function searchBookings(db: Db, filters: BookingFilters, sort: BookingSort, limit: number, cursor?: BookingCursor): Promise<BookingRow[]> {
+  let query = db.selectFrom('bookings').selectAll().select(sql<string>`created_at::text`.as('created_at_exact'));
+  if (filters.search) query = query.where('search_text', 'like', likePattern(filters.search));
+  if (filters.service) query = query.where('service', '=', filters.service);
+  if (filters.date) query = query.where('date', '=', filters.date);
+  if (filters.status) query = query.where('status', '=', filters.status);
+  if (sort === 'newest') {
+    if (cursor?.sort === 'newest') query = query.where(sql<boolean>`(created_at, id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`);
+    query = query.orderBy('created_at', 'desc').orderBy('id', 'desc');
+  } else {
+    if (cursor?.sort === 'schedule') query = query.where(sql<boolean>`("date", "time", id) > (${cursor.date}::date, ${cursor.time}, ${cursor.id}::uuid)`);
+    query = query.orderBy('date', 'asc').orderBy('time', 'asc').orderBy('id', 'asc');
+  }
+  return query.limit(limit + 1).execute();
+}
+
+/** The services that appear in the bookings, for the dashboard's Service filter. */
+export async function distinctServices(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('bookings').select('service').distinct().orderBy('service').execute();
+  return rows.map((row) => row.service);
+}
+
+export async function findBooking(db: Db, id: string): Promise<Booking | undefined> {
+  return db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Sets the status only if the booking is still at the version the caller saw (compare-and-set). */
+export async function updateStatusIfVersion(db: Db, id: string, version: number, status: string): Promise<Booking | undefined> {
+  return db
+    .updateTable('bookings')
+    .set((eb) => ({ status, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('version', '=', version)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function insertStatusChange(db: Db, change: { booking_id: string; from_status: string; to_status: string; changed_by: string }): Promise<void> {
+  await db.insertInto('booking_status_changes').values(change).execute();
+}
+
+export async function statusHistory(db: Db, bookingId: string): Promise<BookingStatusChange[]> {
+  return db.selectFrom('booking_status_changes').selectAll().where('booking_id', '=', bookingId).orderBy('changed_at').orderBy('id').execute();
+}
+
+/** Bookings with appointments from `from` to `to` (inclusive), in schedule order. */
+export async function bookingsBetween(db: Db, from: string, to: string, limit: number): Promise<Booking[]> {
+  return db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('date', '>=', from)
+    .where('date', '<=', to)
+    .orderBy('date')
+    .orderBy('time')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }

@@ -62,7 +62,8 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   const inMemory = options.dataDir === 'memory://';
   if (!inMemory) await mkdir(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create(inMemory ? undefined : options.dataDir);
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const pglite = await PGlite.create(inMemory ? undefined : options.dataDir, { extensions: { pg_trgm } });
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {

@@ -4,8 +4,8 @@ import type { Database, StaffSession } from './database.ts';
 
 type Db = Kysely<Database>;
 
-export async function insertSession(db: Db, idHash: string, expiresAt: Date): Promise<void> {
-  await db.insertInto('staff_sessions').values({ id_hash: idHash, expires_at: expiresAt }).execute();
+export async function insertSession(db: Db, idHash: string, expiresAt: Date, staffName: string): Promise<void> {
+  await db.insertInto('staff_sessions').values({ id_hash: idHash, expires_at: expiresAt, staff_name: staffName }).execute();
 }
 
 /** The session if it has neither passed its absolute expiry nor been idle since `idleSince`. */

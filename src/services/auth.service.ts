@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { Database, StaffSession } from '../db/database.ts';
 import { ADMIN_PASSWORD_HASH_KEY, getSetting, insertSettingIfAbsent } from '../db/settings.repository.ts';
 import { deleteDeadSessions, deleteSession, findLiveSession, insertSession, touchSession } from '../db/sessions.repository.ts';
 
@@ -63,21 +63,22 @@ export function hashSessionId(id: string): string {
   return createHash('sha256').update(id).digest('hex');
 }
 
-export async function startSession(db: Kysely<Database>, policy: SessionPolicy, now = new Date()): Promise<string> {
+/** Starts a session for the staff member who gave `staffName` (shown in status histories). */
+export async function startSession(db: Kysely<Database>, policy: SessionPolicy, staffName = 'Staff', now = new Date()): Promise<string> {
   await deleteDeadSessions(db, now, new Date(now.getTime() - policy.idleMs));
   const id = randomBytes(32).toString('base64url');
-  await insertSession(db, hashSessionId(id), new Date(now.getTime() + policy.maxAgeMs));
+  await insertSession(db, hashSessionId(id), new Date(now.getTime() + policy.maxAgeMs), staffName);
   return id;
 }
 
-/** True when the id names a live session; keeps it alive. */
-export async function checkSession(db: Kysely<Database>, id: string, policy: SessionPolicy, now = new Date()): Promise<boolean> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return false;
+/** The live session the id names, kept alive; undefined when there is none. */
+export async function checkSession(db: Kysely<Database>, id: string, policy: SessionPolicy, now = new Date()): Promise<StaffSession | undefined> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
   const idHash = hashSessionId(id);
   const session = await findLiveSession(db, idHash, now, new Date(now.getTime() - policy.idleMs));
-  if (!session) return false;
+  if (!session) return undefined;
   if (now.getTime() - session.last_seen_at.getTime() > TOUCH_INTERVAL_MS) await touchSession(db, idHash, now);
-  return true;
+  return session;
 }
 
 export async function endSession(db: Kysely<Database>, id: string): Promise<void> {

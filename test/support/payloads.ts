@@ -44,3 +44,30 @@ export const EMPTY_SCHEDULE_MESSAGES = [
   'Please enter your postal code',
   'Please select your region',
 ];
+
+/** A booking row as the database stores it, for seeding staff tests directly. */
+export function bookingRow(overrides: Record<string, unknown> = {}) {
+  return {
+    service: 'Quick Clean',
+    coating_type: '',
+    vehicle_type: 'sm',
+    selected_vehicle_type: 'sm',
+    date: inDays(3),
+    time: '10:00',
+    service_type: 'onsite',
+    house_number: '1',
+    street_address: 'Queen Street',
+    suburb: 'Auckland Central',
+    city: 'Auckland',
+    postal_code: '1010',
+    region: 'Auckland',
+    landmark: '',
+    save_address: false,
+    name: 'Test Customer',
+    email: 'customer@example.com',
+    phone: '021 555 0000',
+    notes: '',
+    price_nzd: 69,
+    ...overrides,
+  };
+}

@@ -13,12 +13,16 @@ declare module 'fastify' {
     staffAuth: {
       cookieName: string;
       /** A new session id when the password is right, otherwise undefined. */
-      login(password: string): Promise<string | undefined>;
+      login(password: string, staffName?: string): Promise<string | undefined>;
       logout(request: FastifyRequest, reply: FastifyReply): Promise<void>;
       setSessionCookie(reply: FastifyReply, sessionId: string): void;
       isSignedIn(request: FastifyRequest): Promise<boolean>;
     };
     requireStaff(request: FastifyRequest): Promise<void>;
+  }
+  interface FastifyRequest {
+    /** The signed-in staff member, set by requireStaff on the staff route tree. */
+    staff: { name: string } | null;
   }
 }
 
@@ -54,17 +58,21 @@ export default fp(
       return typeof value === 'string' && value.length > 0 ? value : undefined;
     }
 
-    async function isSignedIn(request: FastifyRequest): Promise<boolean> {
+    async function sessionOf(request: FastifyRequest) {
       const id = sessionIdOf(request);
-      return id !== undefined && (await checkSession(app.db, id, policy));
+      return id === undefined ? undefined : checkSession(app.db, id, policy);
+    }
+
+    async function isSignedIn(request: FastifyRequest): Promise<boolean> {
+      return (await sessionOf(request)) !== undefined;
     }
 
     app.decorate('staffAuth', {
       cookieName,
-      async login(password: string) {
+      async login(password: string, staffName?: string) {
         app.database.assertReady();
         if (!adminHash || !(await verifyPassword(adminHash, password))) return undefined;
-        return startSession(app.db, policy);
+        return startSession(app.db, policy, staffName?.trim() || 'Staff');
       },
       async logout(request: FastifyRequest, reply: FastifyReply) {
         const id = sessionIdOf(request);
@@ -83,9 +91,12 @@ export default fp(
       isSignedIn,
     });
 
+    app.decorateRequest('staff', null);
     app.decorate('requireStaff', async (request: FastifyRequest) => {
       app.database.assertReady();
-      if (!(await isSignedIn(request))) throw unauthorized();
+      const session = await sessionOf(request);
+      if (!session) throw unauthorized();
+      request.staff = { name: session.staff_name };
     });
   },
   { name: 'auth', dependencies: ['config', 'database'] },

@@ -34,7 +34,7 @@ declare module 'fastify' {
 }
 
 const RETRY_MIN_MS = 500;
-const RETRY_MAX_MS = 10_000;
+const RETRY_MAX_MS = 5_000;
 
 export default fp(
   async (app) => {

@@ -1,6 +1,6 @@
 /** Response and request shapes shared by several /v1 routes. */
 import { Type, type Static } from 'typebox';
-import type { Booking } from '../../db/database.ts';
+import type { Booking, BookingStatusChange, ContactMessage } from '../../db/database.ts';
 
 export const FieldErrorSchema = Type.Object({
   field: Type.String({ description: 'The payload key the message is about' }),
@@ -44,6 +44,7 @@ export const BookingSchema = Type.Object({
   notes: Type.String(),
   price: Type.Integer({ description: 'Price in NZ dollars at the time of booking' }),
   status: Type.String({ description: 'pending, confirmed, completed or cancelled' }),
+  version: Type.Integer({ description: 'Bumped by every status change; send it back to change the status' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type BookingDto = Static<typeof BookingSchema>;
@@ -72,6 +73,39 @@ export function toBookingDto(row: Booking): BookingDto {
     notes: row.notes,
     price: row.price_nzd,
     status: row.status,
+    version: row.version,
     createdAt: row.created_at.toISOString(),
   };
 }
+
+export const StatusChangeSchema = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  by: Type.String({ description: 'The name given at sign-in' }),
+  at: Type.String({ format: 'date-time' }),
+});
+
+export function toStatusChangeDto(row: BookingStatusChange): Static<typeof StatusChangeSchema> {
+  return { from: row.from_status, to: row.to_status, by: row.changed_by, at: row.changed_at.toISOString() };
+}
+
+export const BookingWithHistorySchema = Type.Object({ booking: BookingSchema, history: Type.Array(StatusChangeSchema) });
+
+export const ContactMessageSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  email: Type.String(),
+  phone: Type.String(),
+  message: Type.String(),
+  read: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export function toContactMessageDto(row: ContactMessage): Static<typeof ContactMessageSchema> {
+  return { id: row.id, name: row.name, email: row.email, phone: row.phone, message: row.message, read: row.read_at !== null, createdAt: row.created_at.toISOString() };
+}
+
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+/** Status codes every staff route may answer besides its own. */
+export const staffErrorResponses = { 401: ErrorSchema, 403: ErrorSchema, ...errorResponses } as const;

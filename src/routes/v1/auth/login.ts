@@ -13,12 +13,18 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Sign in as staff',
         tags: ['staff'],
-        body: Type.Object({ password: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            password: Type.String({ minLength: 1, maxLength: 200 }),
+            name: Type.Optional(Type.String({ maxLength: 60, description: 'Who is signing in, shown in booking status histories' })),
+          },
+          { additionalProperties: false },
+        ),
         response: { 204: Type.Null(), 401: ErrorSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
-      const sessionId = await app.staffAuth.login(request.body.password);
+      const sessionId = await app.staffAuth.login(request.body.password, request.body.name);
       if (!sessionId) {
         request.log.warn('staff sign-in refused');
         return reply.code(401).send({ message: WRONG_PASSWORD_MESSAGE, errors: [] });

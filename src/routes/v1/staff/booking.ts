@@ -1,0 +1,24 @@
+/** GET /v1/bookings/{id}: one booking with its status history (the dashboard's details modal). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { bookingDetails } from '../../../services/staff-bookings.service.ts';
+import { BookingWithHistorySchema, ErrorSchema, IdParams, staffErrorResponses, toBookingDto, toStatusChangeDto } from '../schemas.ts';
+
+const route: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/bookings/:id',
+    {
+      schema: {
+        summary: 'One booking and its status history',
+        tags: ['staff'],
+        params: IdParams,
+        response: { 200: BookingWithHistorySchema, 404: ErrorSchema, ...staffErrorResponses },
+      },
+    },
+    async (request) => {
+      const { booking, history } = await bookingDetails(app.db, request.params.id);
+      return { booking: toBookingDto(booking), history: history.map(toStatusChangeDto) };
+    },
+  );
+};
+
+export default route;

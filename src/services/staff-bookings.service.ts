@@ -1,0 +1,148 @@
+/**
+ * What staff do with bookings: find them (paged, in PostgreSQL), read one with its history,
+ * change its status (compare-and-set, recorded in an append-only history), plan the days ahead,
+ * and export a filtered list.
+ */
+import { addDays, format, parse } from 'date-fns';
+import type { Kysely } from 'kysely';
+import { todayInAuckland } from '../domain/booking-dates.ts';
+import { canChangeStatus, type BookingStatus } from '../domain/booking-status.ts';
+import type { Booking, BookingStatusChange, Database } from '../db/database.ts';
+import {
+  bookingsBetween,
+  findBooking,
+  insertStatusChange,
+  searchBookings,
+  statusHistory,
+  updateStatusIfVersion,
+  type BookingCursor,
+  type BookingFilters,
+  type BookingRow,
+  type BookingSort,
+} from '../db/bookings.repository.ts';
+import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
+
+export interface BookingPage {
+  bookings: Booking[];
+  nextCursor: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function encodeCursor(cursor: BookingCursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+/** A cursor comes back from the client, so it is checked like any other input. */
+export function decodeCursor(value: string, sort: BookingSort): BookingCursor {
+  const invalid = () => validationFailed([{ field: 'cursor', message: 'This page link is no longer valid; start from the first page' }]);
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (typeof parsed !== 'object' || parsed === null || parsed.sort !== sort || typeof parsed.id !== 'string' || !UUID.test(parsed.id)) throw invalid();
+  if (sort === 'newest') {
+    if (typeof parsed.createdAt !== 'string' || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(parsed.createdAt)) throw invalid();
+    return { sort, createdAt: parsed.createdAt, id: parsed.id };
+  }
+  if (typeof parsed.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(parsed.date) || typeof parsed.time !== 'string' || !/^\d{2}:00$/.test(parsed.time)) throw invalid();
+  return { sort, date: parsed.date, time: parsed.time, id: parsed.id };
+}
+
+function cursorAfter(row: BookingRow, sort: BookingSort): BookingCursor {
+  return sort === 'newest' ? { sort, createdAt: row.created_at_exact, id: row.id } : { sort, date: row.date, time: row.time, id: row.id };
+}
+
+function withoutCursorColumn({ created_at_exact: _exact, ...booking }: BookingRow): Booking {
+  return booking;
+}
+
+export async function findBookings(
+  db: Kysely<Database>,
+  filters: BookingFilters,
+  options: { sort: BookingSort; limit: number; cursor?: string },
+): Promise<BookingPage> {
+  const cursor = options.cursor ? decodeCursor(options.cursor, options.sort) : undefined;
+  const rows = await searchBookings(db, filters, options.sort, options.limit, cursor);
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    bookings: page.map(withoutCursorColumn),
+    nextCursor: rows.length > options.limit && last ? encodeCursor(cursorAfter(last, options.sort)) : null,
+  };
+}
+
+/** Every booking matching the filters, newest first, a batch at a time (for the CSV export). */
+export async function* allBookings(db: Kysely<Database>, filters: BookingFilters, batchSize = 1000): AsyncGenerator<Booking> {
+  let cursor: BookingCursor | undefined;
+  for (;;) {
+    const rows = await searchBookings(db, filters, 'newest', batchSize, cursor);
+    const batch = rows.slice(0, batchSize);
+    for (const row of batch) yield withoutCursorColumn(row);
+    if (rows.length <= batchSize) return;
+    cursor = cursorAfter(batch.at(-1)!, 'newest');
+  }
+}
+
+export async function bookingDetails(db: Kysely<Database>, id: string): Promise<{ booking: Booking; history: BookingStatusChange[] }> {
+  const booking = await findBooking(db, id);
+  if (!booking) throw notFound('No such booking');
+  return { booking, history: await statusHistory(db, id) };
+}
+
+export interface StatusChangeRequest {
+  id: string;
+  /** The version the staff member was looking at. */
+  version: number;
+  to: BookingStatus;
+  by: string;
+}
+
+/**
+ * Changes a booking's status if nobody changed it since the caller looked (compare-and-set on
+ * the version): a second tab acting on stale data gets 409 and the booking as it is now.
+ */
+export async function changeBookingStatus(db: Kysely<Database>, change: StatusChangeRequest): Promise<{ booking: Booking; history: BookingStatusChange[] }> {
+  return db.transaction().execute(async (trx) => {
+    const current = await findBooking(trx, change.id);
+    if (!current) throw notFound('No such booking');
+    if (current.version !== change.version) {
+      throw new StaleBookingError(current);
+    }
+    if (!canChangeStatus(current.status, change.to)) {
+      throw conflict(`A ${current.status} booking cannot be changed to ${change.to}`, [{ field: 'status', message: `A ${current.status} booking cannot be changed to ${change.to}` }]);
+    }
+    const updated = await updateStatusIfVersion(trx, change.id, change.version, change.to);
+    if (!updated) throw new StaleBookingError((await findBooking(trx, change.id))!);
+    await insertStatusChange(trx, { booking_id: change.id, from_status: current.status, to_status: change.to, changed_by: change.by });
+    return { booking: updated, history: await statusHistory(trx, change.id) };
+  });
+}
+
+/** 409 carrying the booking as it is now, so the dashboard can show what changed. */
+export class StaleBookingError extends AppError {
+  constructor(readonly current: Booking) {
+    super(409, 'STALE_BOOKING', 'This booking was changed by someone else. It has been reloaded; please check it and try again.');
+  }
+}
+
+export const UPCOMING_RANGES = ['today', 'tomorrow', 'week'] as const;
+export type UpcomingRange = (typeof UPCOMING_RANGES)[number];
+
+/** The appointment dates a range covers, in Auckland: today, tomorrow, or today and the next six days. */
+export function rangeDates(range: UpcomingRange, now: Date): { from: string; to: string } {
+  const today = todayInAuckland(now);
+  const day = (offset: number) => format(addDays(parse(today, 'yyyy-MM-dd', new Date(2000, 0, 1)), offset), 'yyyy-MM-dd');
+  if (range === 'today') return { from: today, to: today };
+  if (range === 'tomorrow') return { from: day(1), to: day(1) };
+  return { from: today, to: day(6) };
+}
+
+export const UPCOMING_LIMIT = 500;
+
+export async function upcomingBookings(db: Kysely<Database>, range: UpcomingRange, now: Date): Promise<{ from: string; to: string; bookings: Booking[] }> {
+  const dates = rangeDates(range, now);
+  return { ...dates, bookings: await bookingsBetween(db, dates.from, dates.to, UPCOMING_LIMIT) };
+}
