@@ -19,8 +19,10 @@ function askHidden(question: string): Promise<string> {
       reject(new Error('set-password needs an interactive terminal'));
       return;
     }
-    stdout.write(question);
+    // Echo off before the prompt shows: a fast typist (or a script answering the prompt) must
+    // never have the first characters echoed.
     stdin.setRawMode(true);
+    stdout.write(question);
     stdin.resume();
     stdin.setEncoding('utf8');
     let answer = '';
