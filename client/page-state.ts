@@ -28,3 +28,12 @@ export interface ContactState {
   /** Set after a message sent without JavaScript was saved. */
   sent: boolean;
 }
+
+/** The dashboard: which sign-in mode is configured and whether this browser is signed in. */
+export interface DashboardState {
+  mode: 'session' | 'prompt';
+  signedIn: boolean;
+  staffName: string | null;
+  /** After a failed sign-in form post. */
+  signInError: string | null;
+}

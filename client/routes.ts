@@ -19,6 +19,7 @@ export type PageModule =
   | 'LegalPage'
   | 'TestimonialsPage'
   | 'SitemapPage'
+  | 'DashboardPage'
   | 'NotFoundPage';
 
 export interface PageDefinition {
@@ -61,6 +62,7 @@ export const PAGES: readonly PageDefinition[] = [
   page('/privacy-policy', 'LegalPage', 'Privacy Policy', 'Privacy Policy', 'How we collect, use and protect your personal, booking, vehicle and payment information.', 'legal'),
   page('/terms', 'LegalPage', 'Terms of Service', 'Terms of Service', 'Our booking, cancellation, payment and pricing terms.', 'legal'),
   page('/sitemap', 'SitemapPage', 'Sitemap', 'Sitemap', 'Every page of our website in one list.', 'legal'),
+  { ...page('/dashboard', 'DashboardPage', 'Dashboard', 'Booking Dashboard', 'Staff bookings dashboard.', 'none'), index: false },
 ];
 
 export const NOT_FOUND_PAGE: PageDefinition = {

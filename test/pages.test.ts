@@ -36,7 +36,7 @@ t.test('pages', async (t) => {
 
   t.test('every page renders with its own title, description, canonical URL and social tags', async (t) => {
     const titles = new Set<string>();
-    for (const page of PAGES) {
+    for (const page of PAGES.filter((p) => p.index)) {
       const res = await app.inject(page.path);
       t.equal(res.statusCode, 200, page.path);
       const title = /<title>([^<]+)<\/title>/.exec(res.body)?.[1];
@@ -105,7 +105,8 @@ t.test('pages', async (t) => {
     t.equal(sitemap.statusCode, 200);
     t.match(sitemap.headers['content-type'], /application\/xml/);
     const locs = [...sitemap.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-    t.same(locs, PAGES.map((p) => `https://valet.example.nz${p.path}`));
+    t.same(locs, PAGES.filter((p) => p.index).map((p) => `https://valet.example.nz${p.path}`));
+    t.notOk(locs.includes('https://valet.example.nz/dashboard'), 'the dashboard is not listed');
     const robots = await app.inject('/robots.txt');
     t.match(robots.body, /Disallow: \/dashboard/);
     t.match(robots.body, /Sitemap: https:\/\/valet\.example\.nz\/sitemap\.xml/);

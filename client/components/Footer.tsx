@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { ABOUT_SNIPPET, HOURS, telHref, type BusinessInfo } from '../../src/domain/business.ts';
 import { PACKAGES } from '../../src/domain/catalogue.ts';
-import { SocialLinks } from './blocks.tsx';
+import { SocialLinks } from './SocialLinks.tsx';
 import { Icon } from './Icon.tsx';
 
 const QUICK_LINKS = [

@@ -1,6 +1,5 @@
 /** Building blocks the pages share: a titled section, cards, lists and the stats band. */
 import type { ReactNode } from 'react';
-import type { BusinessInfo } from '../../src/domain/business.ts';
 import type { Stat, Testimonial } from '../../src/domain/content.ts';
 import { Icon, type IconName } from './Icon.tsx';
 
@@ -26,18 +25,6 @@ export function FeatureCard({ icon, title, children, heading: Heading = 'h3' }: 
       <Heading>{title}</Heading>
       {children}
     </li>
-  );
-}
-
-export function CheckList({ items }: { items: readonly string[] }) {
-  return (
-    <ul className="check-list">
-      {items.map((item) => (
-        <li key={item}>
-          <Icon name="check" size={18} /> {item}
-        </li>
-      ))}
-    </ul>
   );
 }
 
@@ -76,19 +63,3 @@ export function TestimonialCard({ story }: { story: Testimonial }) {
   );
 }
 
-export function SocialLinks({ business }: { business: BusinessInfo }) {
-  return (
-    <ul className="social-links">
-      <li>
-        <a href={business.facebookUrl} rel="noopener" aria-label="Facebook">
-          <Icon name="facebook" size={20} />
-        </a>
-      </li>
-      <li>
-        <a href={business.instagramUrl} rel="noopener" aria-label="Instagram">
-          <Icon name="instagram" size={20} />
-        </a>
-      </li>
-    </ul>
-  );
-}

@@ -8,7 +8,8 @@ import { HOURS, telHref, type BusinessInfo } from '../../src/domain/business.ts'
 import { CONTACT_LIMITS, validateContact, type ContactInput } from '../../src/domain/contact-rules.ts';
 import { MESSAGES, type FieldError } from '../../src/domain/messages.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
-import { FeatureCard, SocialLinks } from '../components/blocks.tsx';
+import { FeatureCard } from '../components/blocks.tsx';
+import { SocialLinks } from '../components/SocialLinks.tsx';
 import { TextAreaField, TextField, errorFor, focusFirstError } from '../components/Field.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { PageHero } from '../components/PageHero.tsx';

@@ -18,7 +18,8 @@ import {
 } from '../../src/domain/catalogue.ts';
 import { FAQ } from '../../src/domain/content.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
-import { CheckList, Section } from '../components/blocks.tsx';
+import { Section } from '../components/blocks.tsx';
+import { CheckList } from '../components/CheckList.tsx';
 import { Icon, type IconName } from '../components/Icon.tsx';
 import { PageHero } from '../components/PageHero.tsx';
 import { PriceGrid } from '../components/PriceGrid.tsx';

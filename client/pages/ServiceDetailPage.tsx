@@ -5,7 +5,7 @@
 import { PACKAGES, PRICING_VEHICLE_LABELS, COATING_PRICING_LABELS, COATING_TYPES, lowestPrice } from '../../src/domain/catalogue.ts';
 import { findServiceDetail } from '../../src/domain/content.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
-import { CheckList } from '../components/blocks.tsx';
+import { CheckList } from '../components/CheckList.tsx';
 import { PageHero } from '../components/PageHero.tsx';
 import { PriceGrid } from '../components/PriceGrid.tsx';
 import type { PageProps } from '../page-props.ts';

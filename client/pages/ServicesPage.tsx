@@ -7,7 +7,8 @@
 import { PACKAGES, lowestPrice } from '../../src/domain/catalogue.ts';
 import { SERVICE_CATEGORIES, SERVICE_DETAILS } from '../../src/domain/content.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
-import { CheckList, Section } from '../components/blocks.tsx';
+import { Section } from '../components/blocks.tsx';
+import { CheckList } from '../components/CheckList.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { PageHero } from '../components/PageHero.tsx';
 

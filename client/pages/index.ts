@@ -5,6 +5,7 @@ import type { PageModule } from '../routes.ts';
 import AboutPage from './AboutPage.tsx';
 import BookingPage from './BookingPage.tsx';
 import ContactPage from './ContactPage.tsx';
+import DashboardPage from './DashboardPage.tsx';
 import HomePage from './HomePage.tsx';
 import LegalPage from './LegalPage.tsx';
 import NotFoundPage from './NotFoundPage.tsx';
@@ -18,6 +19,7 @@ export const PAGE_COMPONENTS: Record<PageModule, ComponentType<PageProps<never>>
   AboutPage,
   BookingPage,
   ContactPage,
+  DashboardPage,
   HomePage,
   LegalPage,
   NotFoundPage,

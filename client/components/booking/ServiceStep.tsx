@@ -17,7 +17,7 @@ import {
   type ServicePackage,
 } from '../../../src/domain/catalogue.ts';
 import { errorFor } from '../Field.tsx';
-import { CheckList } from '../blocks.tsx';
+import { CheckList } from '../CheckList.tsx';
 import { Icon } from '../Icon.tsx';
 import type { StepProps } from './types.ts';
 

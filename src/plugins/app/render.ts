@@ -23,6 +23,8 @@ import { findPage } from '../../../client/routes.ts';
 
 export interface PageOptions {
   status?: number;
+  /** The page to render when it is not the request's own path (a form post's answer). */
+  path?: string;
   /** The page's state, or a function that builds it, called only when the page is rendered. */
   state?: unknown;
   /**
@@ -137,7 +139,7 @@ export default fp(
 
     app.decorateReply('page', function page(this: FastifyReply, options: PageOptions = {}) {
       const status = options.status ?? 200;
-      const requestPath = this.request.url.split('?')[0]!.replace(/(.)\/+$/, '$1');
+      const requestPath = options.path ?? this.request.url.split('?')[0]!.replace(/(.)\/+$/, '$1');
       const pagePath = status === 404 || !findPage(requestPath) ? NOT_FOUND_PATH : requestPath;
       const doc = documentFor(pagePath, options.state, pagePath === NOT_FOUND_PATH ? '' : (options.cacheKey ?? ''));
       this.type('text/html; charset=utf-8');

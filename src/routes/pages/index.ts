@@ -7,10 +7,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import { PAGES } from '../../../client/routes.ts';
 import bookingPage from './booking.ts';
 import contactPage from './contact.ts';
+import dashboardPage from './dashboard.ts';
 import homePage from './home.ts';
 import seoFiles from './seo.ts';
 
-const WITH_OWN_ROUTES = new Set(['/', '/booking', '/contact']);
+const WITH_OWN_ROUTES = new Set(['/', '/booking', '/contact', '/dashboard']);
 
 const pageRoutes: FastifyPluginAsync = async (app) => {
   for (const page of PAGES) {
@@ -20,6 +21,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
   await app.register(homePage);
   await app.register(bookingPage);
   await app.register(contactPage);
+  await app.register(dashboardPage);
   await app.register(seoFiles);
 };
 

@@ -1,0 +1,40 @@
+/** A booking in the list: service, status, customer, when, and for on-site service where. */
+import type { BookingDto } from '../../lib/staff-api.ts';
+import { Fact } from './Fact.tsx';
+import { cardDate } from './format.ts';
+import { StatusActions } from './StatusActions.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
+
+export interface BookingCardProps {
+  booking: BookingDto;
+  busy: boolean;
+  onView(booking: BookingDto): void;
+  onStatus(booking: BookingDto, status: string): void;
+}
+
+export function BookingCard({ booking, busy, onView, onStatus }: BookingCardProps) {
+  return (
+    <li className="card booking-card">
+      <div className="booking-card-head">
+        <h3>{booking.service}</h3>
+        <StatusBadge status={booking.status} />
+      </div>
+      <dl className="booking-facts">
+        <Fact label="Name" value={booking.name} />
+        <Fact label="Email" value={booking.email} />
+        <Fact label="Phone" value={booking.phone} />
+        <Fact label="Date" value={cardDate(booking.date)} />
+        <Fact label="Time" value={booking.time} />
+        {booking.serviceType === 'onsite' && (
+          <Fact label="Address" value={`${booking.houseNumber} ${booking.streetAddress}, ${booking.suburb}`} />
+        )}
+      </dl>
+      <div className="booking-card-actions">
+        <button type="button" className="button button-primary button-small" onClick={() => onView(booking)}>
+          View Details<span className="visually-hidden">: {booking.name}, {booking.service}</span>
+        </button>
+        <StatusActions booking={booking} busy={busy} onChange={onStatus} />
+      </div>
+    </li>
+  );
+}

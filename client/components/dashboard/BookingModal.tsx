@@ -1,0 +1,105 @@
+/**
+ * 'Booking Details' (spec section 2): every field by the spec's rules, the status changes and
+ * their history. A native modal <dialog>: the page behind is inert, focus stays inside, Escape,
+ * Close and the X button close it.
+ */
+import { useEffect, useRef } from 'react';
+import type { BookingDto, StatusChange } from '../../lib/staff-api.ts';
+import { Icon } from '../Icon.tsx';
+import { Fact } from './Fact.tsx';
+import { dateTime, longDate } from './format.ts';
+import { StatusActions } from './StatusActions.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
+
+export interface BookingModalProps {
+  booking: BookingDto;
+  history: StatusChange[] | null;
+  busy: boolean;
+  notice: string | null;
+  onStatus(booking: BookingDto, status: string): void;
+  onClose(): void;
+}
+
+export function BookingModal({ booking, history, busy, notice, onStatus, onClose }: BookingModalProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+  const onsite = booking.serviceType === 'onsite';
+  return (
+    <dialog ref={dialog} className="booking-modal" aria-labelledby="modal-title" onClose={onClose} onCancel={onClose}>
+      <div className="modal-head">
+        <h2 id="modal-title">Booking Details</h2>
+        <button type="button" className="icon-button" aria-label="Close details" onClick={onClose}>
+          <Icon name="close" />
+        </button>
+      </div>
+      <div className="modal-body">
+        <p className="modal-service">
+          <strong>{booking.service}</strong> <StatusBadge status={booking.status} />
+        </p>
+        <p>Status: {booking.status ? booking.status : 'Pending'}</p>
+        <p>{`Scheduled for ${longDate(booking.date)} at ${booking.time}`}</p>
+        {notice && (
+          <p className="notice notice-error" role="alert">
+            {notice}
+          </p>
+        )}
+        <StatusActions booking={booking} busy={busy} onChange={onStatus} />
+        <h3>Customer Information</h3>
+        <dl className="modal-facts">
+          <Fact label="Name" value={booking.name} />
+          <Fact label="Email" value={booking.email} />
+          <Fact label="Phone" value={booking.phone} />
+        </dl>
+        <h3>Vehicle Information</h3>
+        <dl className="modal-facts">
+          <Fact label="Vehicle Type" value={booking.vehicleType.toUpperCase()} />
+        </dl>
+        <h3>Service Details</h3>
+        <dl className="modal-facts">
+          <Fact label="Service Type" value={onsite ? 'On-site Service' : 'In-shop Service'} />
+        </dl>
+        {onsite && (
+          <>
+            <h3>Location Details</h3>
+            <dl className="modal-facts">
+              <Fact label="Address" value={`${booking.houseNumber} ${booking.streetAddress}`} />
+              <Fact label="Suburb" value={booking.suburb} />
+              <Fact label="City" value={booking.city} />
+              <Fact label="Postal Code" value={booking.postalCode} />
+              <Fact label="Region" value={booking.region} />
+              <Fact label="Landmark" value={booking.landmark} />
+            </dl>
+          </>
+        )}
+        {booking.notes && (
+          <>
+            <h3>Additional Notes</h3>
+            <p className="modal-notes">{booking.notes}</p>
+          </>
+        )}
+        <h3>Status History</h3>
+        {history === null ? (
+          <p>Loading history…</p>
+        ) : history.length === 0 ? (
+          <p>No changes yet.</p>
+        ) : (
+          <ol className="history">
+            {history.map((change) => (
+              <li key={`${change.at}-${change.to}`}>
+                {`${dateTime(change.at)}: ${change.by} changed ${change.from} → ${change.to}`}
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+      <div className="modal-foot">
+        <button type="button" className="button button-ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}

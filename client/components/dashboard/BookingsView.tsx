@@ -1,0 +1,208 @@
+/**
+ * The spec's dashboard: search, filters (Service, Date, Status, Clear Filters), the cards, the
+ * details modal, plus status changes, paging and CSV export. Searching and filtering happen in
+ * PostgreSQL through /v1/bookings, a page at a time.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { BOOKING_STATUSES } from '../../../src/domain/booking-status.ts';
+import { ApiError, filterQuery, staffApi, type BookingDto, type BookingFilters, type StatusChange } from '../../lib/staff-api.ts';
+import { BookingCard } from './BookingCard.tsx';
+import { BookingModal } from './BookingModal.tsx';
+
+const NO_FILTERS: BookingFilters = { q: '', service: '', date: '', status: '' };
+const SEARCH_DELAY_MS = 250;
+
+export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
+  const [filters, setFilters] = useState<BookingFilters>(NO_FILTERS);
+  const [search, setSearch] = useState('');
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [services, setServices] = useState<string[]>([]);
+  const [bookings, setBookings] = useState<BookingDto[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [open, setOpen] = useState<{ booking: BookingDto; history: StatusChange[] | null } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const failed = useCallback(
+    (caught: unknown) => {
+      if (caught instanceof ApiError && caught.status === 401) onSignedOut();
+      else setError(caught instanceof ApiError ? caught.message : 'The bookings could not be loaded. Check the connection and try again.');
+    },
+    [onSignedOut],
+  );
+
+  useEffect(() => {
+    const timer = setTimeout(() => setFilters((current) => (current.q === search ? current : { ...current, q: search })), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  useEffect(() => {
+    staffApi.services().then((answer) => setServices(answer.data), () => undefined);
+  }, []);
+
+  useEffect(() => {
+    let current = true;
+    setLoading(true);
+    setError(null);
+    staffApi
+      .bookings(filters, null)
+      .then((answer) => {
+        if (!current) return;
+        setBookings(answer.data);
+        setCursor(answer.nextCursor);
+      }, (caught) => current && failed(caught))
+      .finally(() => current && setLoading(false));
+    return () => {
+      current = false;
+    };
+  }, [filters, attempt, failed]);
+
+  const loadMore = async () => {
+    if (!cursor) return;
+    setLoading(true);
+    try {
+      const answer = await staffApi.bookings(filters, cursor);
+      setBookings((list) => [...list, ...answer.data]);
+      setCursor(answer.nextCursor);
+    } catch (caught) {
+      failed(caught);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const replace = (updated: BookingDto) => setBookings((list) => list.map((b) => (b._id === updated._id ? updated : b)));
+
+  const view = async (booking: BookingDto) => {
+    setNotice(null);
+    setOpen({ booking, history: null });
+    try {
+      const details = await staffApi.booking(booking._id);
+      setOpen({ booking: details.booking, history: details.history });
+      replace(details.booking);
+    } catch (caught) {
+      failed(caught);
+    }
+  };
+
+  const changeStatus = async (booking: BookingDto, status: string) => {
+    setBusy(true);
+    setNotice(null);
+    try {
+      const result = await staffApi.changeStatus(booking, status);
+      replace(result.booking);
+      setOpen((current) => (current && current.booking._id === booking._id ? { booking: result.booking, history: result.history } : current));
+    } catch (caught) {
+      const now = caught instanceof ApiError ? (caught.body.booking as BookingDto | undefined) : undefined;
+      if (now) {
+        replace(now);
+        setOpen((current) => (current && current.booking._id === now._id ? { booking: now, history: null } : current));
+        if (open?.booking._id === now._id) void staffApi.booking(now._id).then((d) => setOpen({ booking: d.booking, history: d.history }));
+      }
+      setNotice(caught instanceof ApiError ? caught.message : 'The change could not be saved. Try again.');
+      if (caught instanceof ApiError && caught.status === 401) onSignedOut();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const set = (change: Partial<BookingFilters>) => setFilters((current) => ({ ...current, ...change }));
+  const clear = () => {
+    setSearch('');
+    setFilters(NO_FILTERS);
+  };
+
+  return (
+    <section aria-labelledby="bookings-title">
+      <h2 id="bookings-title" className="visually-hidden">
+        Bookings
+      </h2>
+      <div className="toolbar">
+        <label htmlFor="booking-search" className="visually-hidden">
+          Search bookings
+        </label>
+        <input id="booking-search" type="search" placeholder="Search bookings..." value={search} onChange={(e) => setSearch(e.target.value)} maxLength={100} />
+        <button type="button" className="button button-ghost" aria-expanded={filtersOpen} aria-controls="filters-panel" onClick={() => setFiltersOpen((o) => !o)}>
+          Filters
+        </button>
+        <a className="button button-ghost" href={`/v1/bookings/export.csv?${filterQuery(filters)}`} download>
+          Export CSV
+        </a>
+      </div>
+      {filtersOpen && (
+        <div id="filters-panel" className="card filters">
+          <div className="field">
+            <label htmlFor="filter-service">Service</label>
+            <select id="filter-service" value={filters.service} onChange={(e) => set({ service: e.target.value })}>
+              <option value="">All Services</option>
+              {services.map((service) => (
+                <option key={service} value={service}>
+                  {service}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="filter-date">Date</label>
+            <input id="filter-date" type="date" value={filters.date} onChange={(e) => set({ date: e.target.value })} />
+          </div>
+          <div className="field">
+            <label htmlFor="filter-status">Status</label>
+            <select id="filter-status" value={filters.status} onChange={(e) => set({ status: e.target.value })}>
+              <option value="">All Statuses</option>
+              {BOOKING_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {status}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="button" className="button button-ghost" onClick={clear}>
+            Clear Filters
+          </button>
+        </div>
+      )}
+      {notice && !open && (
+        <p className="notice notice-error" role="alert">
+          {notice}
+        </p>
+      )}
+      {error ? (
+        <div className="card empty" role="alert">
+          <p>{error}</p>
+          <button type="button" className="button button-primary" onClick={() => setAttempt((n) => n + 1)}>
+            Try again
+          </button>
+        </div>
+      ) : loading && bookings.length === 0 ? (
+        <div className="spinner" role="status">
+          <span className="visually-hidden">Loading bookings…</span>
+        </div>
+      ) : bookings.length === 0 ? (
+        <div className="card empty">
+          <p className="empty-title">No bookings found</p>
+          <p>Try adjusting your search or filters</p>
+        </div>
+      ) : (
+        <>
+          <ul className="booking-grid-list" aria-busy={loading}>
+            {bookings.map((booking) => (
+              <BookingCard key={booking._id} booking={booking} busy={busy} onView={view} onStatus={changeStatus} />
+            ))}
+          </ul>
+          {cursor && (
+            <p className="center">
+              <button type="button" className="button button-ghost" onClick={loadMore} disabled={loading}>
+                {loading ? 'Loading…' : 'Load more'}
+              </button>
+            </p>
+          )}
+        </>
+      )}
+      {open && <BookingModal booking={open.booking} history={open.history} busy={busy} notice={notice} onStatus={changeStatus} onClose={() => setOpen(null)} />}
+    </section>
+  );
+}

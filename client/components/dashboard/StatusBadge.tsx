@@ -1,0 +1,7 @@
+/** The coloured status badge: pending yellow, confirmed green, completed blue, cancelled red, anything else grey. */
+import { isBookingStatus } from '../../../src/domain/booking-status.ts';
+
+export function StatusBadge({ status }: { status: string }) {
+  const known = isBookingStatus(status);
+  return <span className={`status-badge status-${known ? status : 'other'}`}>{status || 'pending'}</span>;
+}

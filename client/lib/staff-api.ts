@@ -1,0 +1,70 @@
+/** The dashboard's calls to the staff API. Each throws ApiError on a non-2xx answer. */
+import type { BookingDto } from '../../src/routes/v1/schemas.ts';
+
+export type { BookingDto };
+
+export interface StatusChange {
+  from: string;
+  to: string;
+  by: string;
+  at: string;
+}
+
+export interface ContactMessageDto {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  message: string;
+  read: boolean;
+  createdAt: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(url: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, { ...init, headers: { accept: 'application/json', ...(init?.body ? { 'content-type': 'application/json' } : {}) } });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, typeof body.message === 'string' ? body.message : `Request failed (${response.status})`, body);
+  return body as T;
+}
+
+export interface BookingFilters {
+  q: string;
+  service: string;
+  date: string;
+  status: string;
+}
+
+export function filterQuery(filters: BookingFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+  return params;
+}
+
+export const staffApi = {
+  bookings(filters: BookingFilters, cursor: string | null) {
+    const params = filterQuery(filters);
+    if (cursor) params.set('cursor', cursor);
+    return call<{ data: BookingDto[]; nextCursor: string | null }>(`/v1/bookings?${params}`);
+  },
+  services: () => call<{ data: string[] }>('/v1/bookings/services'),
+  booking: (id: string) => call<{ booking: BookingDto; history: StatusChange[] }>(`/v1/bookings/${id}`),
+  changeStatus: (booking: BookingDto, status: string) =>
+    call<{ booking: BookingDto; history: StatusChange[] }>(`/v1/bookings/${booking._id}/status`, {
+      method: 'POST',
+      body: JSON.stringify({ status, version: booking.version }),
+    }),
+  upcoming: (range: string) => call<{ from: string; to: string; data: BookingDto[] }>(`/v1/bookings/upcoming?range=${range}`),
+  messages: () => call<{ data: ContactMessageDto[]; unread: number; nextCursor: string | null }>('/v1/contact-messages?limit=50'),
+  markMessage: (id: string, read: boolean) => call<ContactMessageDto>(`/v1/contact-messages/${id}/read`, { method: 'POST', body: JSON.stringify({ read }) }),
+  login: (password: string) => fetch('/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password }) }),
+};

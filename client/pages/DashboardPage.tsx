@@ -1,0 +1,111 @@
+/**
+ * /dashboard (spec sections 2 and 6, issue 4). In session mode a browser without a session sees
+ * the sign-in form (a plain form post, so it works without JavaScript); in prompt mode the
+ * original's gate asks with window.prompt and a wrong answer is sent home. The password is checked
+ * by the server in both.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { BookingsView } from '../components/dashboard/BookingsView.tsx';
+import { DayView } from '../components/dashboard/DayView.tsx';
+import { Inbox } from '../components/dashboard/Inbox.tsx';
+import { staffApi } from '../lib/staff-api.ts';
+import type { PageProps } from '../page-props.ts';
+import type { DashboardState } from '../page-state.ts';
+
+export const WRONG_PASSWORD_ALERT = 'Incorrect password! Redirecting...';
+
+function SignInForm({ error }: { error: string | null }) {
+  return (
+    <section className="section">
+      <div className="container narrow">
+        <form className="card form sign-in" method="post" action="/dashboard/login" aria-labelledby="sign-in-title">
+          <h1 id="sign-in-title">Staff sign-in</h1>
+          {error && (
+            <p className="notice notice-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="field">
+            <label htmlFor="sign-in-name">Your name (shown in booking histories)</label>
+            <input id="sign-in-name" name="name" autoComplete="name" maxLength={60} />
+          </div>
+          <div className="field">
+            <label htmlFor="sign-in-password">Password</label>
+            <input id="sign-in-password" name="password" type="password" autoComplete="current-password" required maxLength={200} />
+          </div>
+          <button type="submit" className="button button-accent button-large">
+            Sign in
+          </button>
+        </form>
+      </div>
+    </section>
+  );
+}
+
+type Tab = 'bookings' | 'day' | 'messages';
+
+export default function DashboardPage({ state }: PageProps<DashboardState>) {
+  const [signedIn, setSignedIn] = useState(state.signedIn);
+  const [tab, setTab] = useState<Tab>('bookings');
+  const [unread, setUnread] = useState<number | null>(null);
+  const prompt = state.mode === 'prompt';
+
+  useEffect(() => {
+    if (!prompt || signedIn) return;
+    const password = window.prompt('Enter the dashboard password');
+    const refuse = () => {
+      window.alert(WRONG_PASSWORD_ALERT);
+      window.location.assign('/');
+    };
+    if (!password) return refuse();
+    staffApi.login(password).then((response) => (response.status === 204 ? setSignedIn(true) : refuse()), refuse);
+  }, [prompt, signedIn]);
+
+  const signedOut = useCallback(() => {
+    if (prompt) window.location.assign('/');
+    else setSignedIn(false);
+  }, [prompt]);
+
+  if (!signedIn) {
+    return prompt ? (
+      <section className="section">
+        <div className="container narrow">
+          <h1>Booking Dashboard</h1>
+          <p role="status">Checking access…</p>
+        </div>
+      </section>
+    ) : (
+      <SignInForm error={state.signInError} />
+    );
+  }
+
+  const tabs: { key: Tab; label: string }[] = [
+    { key: 'bookings', label: 'Bookings' },
+    { key: 'day', label: 'Day view' },
+    { key: 'messages', label: unread ? `Messages (${unread} unread)` : 'Messages' },
+  ];
+  return (
+    <section className="section dashboard">
+      <div className="container">
+        <div className="dashboard-head">
+          <h1>Booking Dashboard</h1>
+          <form method="post" action="/dashboard/logout">
+            <button type="submit" className="button button-ghost">
+              Sign out
+            </button>
+          </form>
+        </div>
+        <nav className="tabs" aria-label="Dashboard views">
+          {tabs.map((t) => (
+            <button key={t.key} type="button" className={t.key === tab ? 'tab active' : 'tab'} aria-current={t.key === tab ? 'page' : undefined} onClick={() => setTab(t.key)}>
+              {t.label}
+            </button>
+          ))}
+        </nav>
+        {tab === 'bookings' && <BookingsView onSignedOut={signedOut} />}
+        {tab === 'day' && <DayView onSignedOut={signedOut} />}
+        {tab === 'messages' && <Inbox onSignedOut={signedOut} onUnread={setUnread} />}
+      </div>
+    </section>
+  );
+}

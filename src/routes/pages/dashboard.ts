@@ -1,0 +1,62 @@
+/**
+ * /dashboard: the staff dashboard page, and its sign-in and sign-out forms (which work without
+ * JavaScript: form posts, checked to come from this site, answered with a redirect).
+ *
+ * DASHBOARD_AUTH=session shows a sign-in form to a browser without a session; =prompt serves the
+ * original's gate, a browser prompt whose answer is checked by POST /v1/auth/login. Either way the
+ * server decides, and the staff API stays behind the session.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { assertSameOrigin } from '../../same-origin.ts';
+import { WRONG_PASSWORD_MESSAGE } from '../v1/auth/login.ts';
+import type { DashboardState } from '../../../client/page-state.ts';
+
+const route: FastifyPluginAsyncTypebox = async (app) => {
+  const mode = app.config.dashboardAuth;
+
+  async function stateFor(request: FastifyRequest, signInError: string | null = null): Promise<DashboardState> {
+    app.database.assertReady();
+    const signedIn = await app.staffAuth.isSignedIn(request);
+    return { mode, signedIn, staffName: null, signInError };
+  }
+
+  app.get('/dashboard', { schema: { hide: true } }, async (request, reply) =>
+    // Depends on the visitor's cookie: rendered for this request alone, never cached.
+    reply.page({ state: await stateFor(request), cacheKey: false }),
+  );
+
+  app.post(
+    '/dashboard/login',
+    {
+      config: { rateLimit: app.rateLimits.login },
+      schema: {
+        hide: true,
+        body: Type.Object(
+          { password: Type.String({ maxLength: 200 }), name: Type.Optional(Type.String({ maxLength: 60 })) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      assertSameOrigin(request.headers);
+      const sessionId = request.body.password ? await app.staffAuth.login(request.body.password, request.body.name) : undefined;
+      if (!sessionId) {
+        request.log.warn('staff sign-in refused (form)');
+        return reply.page({ path: '/dashboard', status: 401, state: { mode, signedIn: false, staffName: null, signInError: WRONG_PASSWORD_MESSAGE } satisfies DashboardState, cacheKey: false });
+      }
+      app.staffAuth.setSessionCookie(reply, sessionId);
+      request.log.info('staff signed in (form)');
+      return reply.redirect('/dashboard', 303);
+    },
+  );
+
+  app.post('/dashboard/logout', { schema: { hide: true } }, async (request, reply) => {
+    assertSameOrigin(request.headers);
+    await app.staffAuth.logout(request, reply);
+    return reply.redirect(mode === 'prompt' ? '/' : '/dashboard', 303);
+  });
+};
+
+export default route;

@@ -1,0 +1,147 @@
+/** The staff dashboard in Chromium: both sign-in modes, search, filters, the modal, status changes, CSV, axe. */
+import { readFile } from 'node:fs/promises';
+import t from 'tap';
+import { baseUrl, buildTestApp, TEST_ADMIN_PASSWORD } from '../helper.ts';
+import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
+import { bookingRow, inDays } from '../support/payloads.ts';
+
+t.test('dashboard in Chromium', async (t) => {
+  const browser = await launchBrowser(t);
+
+  t.test('session mode: sign-in page, the spec dashboard, modal, status change with history, CSV', async (t) => {
+    const app = await buildTestApp(t, { listen: true });
+    await app.db
+      .insertInto('bookings')
+      .values([
+        bookingRow({ name: 'Aroha Smith', email: 'aroha@example.com', service: 'Deluxe Clean', date: '2026-12-05', time: '08:00', notes: 'Gate code 1234', landmark: 'Blue gate' }),
+        bookingRow({ name: 'Ben Jones', email: 'ben@example.com', service: 'Quick Clean', date: '2026-12-06', time: '09:00', service_type: 'dropoff', house_number: '', street_address: '', suburb: '', vehicle_type: 'suv', status: 'confirmed' }),
+        bookingRow({ name: 'Cara Lee', email: 'cara@example.com', service: 'Ultimate Clean', date: '2026-12-07', time: '10:00', status: 'cancelled' }),
+      ])
+      .execute();
+    const url = `${baseUrl(app)}/dashboard`;
+    const { page, problems } = await openPage(browser, 1280);
+    await page.goto(url);
+    await waitForHydration(page);
+    t.ok(await page.getByRole('heading', { name: 'Staff sign-in' }).isVisible());
+    t.same(await axeViolations(page), [], 'no axe violation on the sign-in page');
+
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Incorrect password').waitFor();
+    await page.getByLabel('Your name (shown in booking histories)').fill('Mere');
+    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Booking Dashboard' }).waitFor();
+    await waitForHydration(page);
+    await page.locator('.booking-card').first().waitFor();
+    t.equal(await page.locator('.booking-card').count(), 3);
+    t.same(await axeViolations(page), [], 'no axe violation on the dashboard');
+
+    const aroha = page.locator('.booking-card').filter({ hasText: 'Aroha Smith' });
+    t.match(await aroha.innerText(), /Deluxe Clean[\s\S]*pending[\s\S]*aroha@example\.com[\s\S]*021 555 0000[\s\S]*Dec 05, 2026[\s\S]*08:00[\s\S]*1 Queen Street, Auckland Central/i);
+    t.equal(await aroha.locator('.status-badge').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(253, 240, 194)', 'pending is yellow');
+    t.notMatch(await page.locator('.booking-card').filter({ hasText: 'Ben Jones' }).innerText(), /Address/, 'no address for drop-off');
+
+    await page.getByPlaceholder('Search bookings...').fill('ARO');
+    await page.waitForFunction(() => document.querySelectorAll('.booking-card').length === 1);
+    t.match(await page.locator('.booking-card').innerText(), /Aroha/);
+    await page.getByPlaceholder('Search bookings...').fill('nobody-at-all');
+    await page.getByText('No bookings found').waitFor();
+    t.ok(await page.getByText('Try adjusting your search or filters').isVisible());
+    await page.getByPlaceholder('Search bookings...').fill('');
+
+    await page.getByRole('button', { name: 'Filters' }).click();
+    t.same(await page.getByLabel('Service', { exact: true }).locator('option').allInnerTexts(), ['All Services', 'Deluxe Clean', 'Quick Clean', 'Ultimate Clean']);
+    t.same(await page.getByLabel('Status', { exact: true }).locator('option').allInnerTexts(), ['All Statuses', 'pending', 'confirmed', 'completed', 'cancelled']);
+    await page.getByLabel('Status', { exact: true }).selectOption('cancelled');
+    await page.waitForFunction(() => document.querySelectorAll('.booking-card').length === 1);
+    t.match(await page.locator('.booking-card').innerText(), /Cara Lee/);
+    await page.getByLabel('Status', { exact: true }).selectOption('');
+    await page.getByLabel('Service', { exact: true }).selectOption('Quick Clean');
+    await page.waitForFunction(() => document.querySelectorAll('.booking-card').length === 1);
+    t.match(await page.locator('.booking-card').innerText(), /Ben Jones/);
+    await page.getByLabel('Date', { exact: true }).fill('2026-12-07');
+    await page.getByText('No bookings found').waitFor();
+    await page.getByRole('button', { name: 'Clear Filters' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('.booking-card').length === 3);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const csv = await readFile((await (await download).path())!, 'utf8');
+    t.match(csv, /Booking id,Created,Status,Service/);
+    t.equal(csv.trim().split('\n').length, 4, 'a header and three bookings');
+
+    await page.getByRole('button', { name: /View Details.*Aroha Smith/ }).click();
+    const modal = page.getByRole('dialog', { name: 'Booking Details' });
+    await modal.getByText('No changes yet.').waitFor();
+    const text = await modal.innerText();
+    for (const expected of ['Deluxe Clean', 'Scheduled for December 05, 2026 at 08:00', 'Customer Information', 'aroha@example.com', 'Vehicle Information', 'SM', 'On-site Service', 'Location Details', '1 Queen Street', 'Auckland Central', '1010', 'Blue gate', 'Additional Notes', 'Gate code 1234']) {
+      t.ok(text.includes(expected), `modal shows ${expected}`);
+    }
+    t.same(await axeViolations(page), [], 'no axe violation with the modal open');
+    await page.keyboard.press('Tab');
+    t.ok(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog'))), 'focus stays in the modal');
+
+    await modal.getByRole('button', { name: /^Confirm/ }).click();
+    await modal.getByText(/Mere changed pending → confirmed/).waitFor();
+    t.match(await modal.locator('.status-badge').innerText(), /confirmed/i);
+    await page.keyboard.press('Escape');
+    t.notOk(await modal.isVisible(), 'Escape closes the modal');
+    t.match(await aroha.locator('.status-badge').innerText(), /confirmed/i, 'the card follows');
+
+    await page.getByRole('button', { name: /View Details.*Ben Jones/ }).click();
+    const ben = await modal.innerText();
+    t.ok(ben.includes('In-shop Service'));
+    t.ok(ben.includes('SUV'), 'vehicle type upper-cased');
+    t.notOk(ben.includes('Location Details'), 'no location for drop-off');
+    t.notOk(ben.includes('Additional Notes'), 'no notes section without notes');
+    await modal.getByRole('button', { name: 'Close', exact: true }).click();
+    t.notOk(await modal.isVisible());
+    await page.getByRole('button', { name: /View Details.*Cara Lee/ }).click();
+    await modal.getByRole('button', { name: 'Close details' }).click();
+    t.notOk(await modal.isVisible(), 'the X closes it too');
+
+    const history = await app.db.selectFrom('booking_status_changes').selectAll().execute();
+    t.match(history, [{ from_status: 'pending', to_status: 'confirmed', changed_by: 'Mere' }]);
+
+    await page.getByRole('button', { name: 'Day view' }).click();
+    await page.getByRole('button', { name: 'This week' }).click();
+    t.same(await axeViolations(page), [], 'no axe violation on the day view');
+    await page.getByRole('button', { name: /^Messages/ }).click();
+    await page.getByText('No messages yet').waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Staff sign-in' }).waitFor();
+    t.equal((await app.inject({ url: '/v1/getall-booking' })).statusCode, 401);
+    t.same(problems.consoleErrors.filter((e) => !e.includes('401')), []);
+    await page.context().close();
+  });
+
+  t.test('prompt mode: a right answer shows the dashboard; a wrong one alerts and goes home', async (t) => {
+    const app = await buildTestApp(t, { listen: true, env: { DASHBOARD_AUTH: 'prompt' } });
+    await app.db.insertInto('bookings').values(bookingRow({ name: 'Prompt Customer', date: inDays(2) })).execute();
+    const url = `${baseUrl(app)}/dashboard`;
+
+    const { page } = await openPage(browser, 1280);
+    page.on('dialog', (dialog) => void (dialog.type() === 'prompt' ? dialog.accept(TEST_ADMIN_PASSWORD) : dialog.dismiss()));
+    await page.goto(url);
+    await page.locator('.booking-card').filter({ hasText: 'Prompt Customer' }).waitFor();
+    t.ok(await page.getByRole('heading', { name: 'Booking Dashboard' }).isVisible());
+    await page.context().close();
+
+    const wrong = await openPage(browser, 1280);
+    const alerts: string[] = [];
+    wrong.page.on('dialog', (dialog) => {
+      if (dialog.type() === 'prompt') void dialog.accept('not the password');
+      else {
+        alerts.push(dialog.message());
+        void dialog.accept();
+      }
+    });
+    await wrong.page.goto(url);
+    await wrong.page.waitForURL(`${baseUrl(app)}/`);
+    t.same(alerts, ['Incorrect password! Redirecting...']);
+    t.equal((await app.inject({ url: '/v1/getall-booking' })).statusCode, 401, 'the API stays protected');
+    await wrong.page.context().close();
+  });
+});
