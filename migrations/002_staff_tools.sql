@@ -12,6 +12,11 @@ CREATE INDEX bookings_search_idx ON bookings USING gin (search_text gin_trgm_ops
 -- Bumped by every status change; a change names the version it saw (compare-and-set).
 ALTER TABLE bookings ADD COLUMN version integer NOT NULL DEFAULT 1;
 
+-- A Status or Service filter lists newest first straight from an index, without sorting.
+CREATE INDEX bookings_status_created_idx ON bookings (status, created_at DESC, id DESC);
+CREATE INDEX bookings_service_created_idx ON bookings (service, created_at DESC, id DESC);
+CREATE INDEX bookings_service_status_created_idx ON bookings (service, status, created_at DESC, id DESC);
+
 -- The day view and the "by appointment" sort read bookings in schedule order.
 CREATE INDEX bookings_schedule_idx ON bookings ("date", "time", id);
 

@@ -72,9 +72,19 @@ export async function searchBookings(db: Db, filters: BookingFilters, sort: Book
   return query.limit(limit + 1).execute();
 }
 
-/** The services that appear in the bookings, for the dashboard's Service filter. */
+/**
+ * The services that appear in the bookings, for the dashboard's Service filter. A loose index
+ * scan (one index probe per distinct service) instead of DISTINCT over every row: a handful of
+ * probes whether there are a hundred bookings or a hundred thousand.
+ */
 export async function distinctServices(db: Db): Promise<string[]> {
-  const rows = await db.selectFrom('bookings').select('service').distinct().orderBy('service').execute();
+  const { rows } = await sql<{ service: string }>`
+    with recursive services as (
+      select min(service) as service from bookings
+      union all
+      select (select min(service) from bookings where service > services.service) from services where services.service is not null
+    )
+    select service from services where service is not null`.execute(db);
   return rows.map((row) => row.service);
 }
 
