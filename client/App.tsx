@@ -1,10 +1,10 @@
-/** The whole page: header, the page chosen by path, footer, contact widget. Rendered on the server and hydrated. */
+/** The whole page: header, the page chosen by path, footer, contact widget (not on staff pages). Rendered on the server and hydrated. */
 import { useEffect, type ComponentType } from 'react';
 import { ContactWidget } from './components/ContactWidget.tsx';
 import { Footer } from './components/Footer.tsx';
 import { Header } from './components/Header.tsx';
 import { showFlash } from './lib/toast.ts';
-import type { PageProps } from './page-props.ts';
+import { isStaffPath, type PageProps } from './page-props.ts';
 
 export interface AppProps extends PageProps<unknown> {
   Page: ComponentType<PageProps<never>>;
@@ -26,7 +26,7 @@ export function App({ Page, ...props }: AppProps) {
         <Page {...(props as PageProps<never>)} />
       </main>
       <Footer business={props.business} path={props.path} />
-      <ContactWidget business={props.business} />
+      {!isStaffPath(props.path) && <ContactWidget business={props.business} />}
     </>
   );
 }

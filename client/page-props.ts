@@ -10,3 +10,6 @@ export interface PageProps<State = undefined> {
 }
 
 export const NOT_FOUND_PATH = '/404';
+
+/** Staff pages: no customer-facing newsletter or contact widget over the work. */
+export const isStaffPath = (path: string): boolean => path === '/dashboard' || path.startsWith('/dashboard/');

@@ -16,6 +16,9 @@ t.test('session mode', async (t) => {
     t.match(res.body, /<meta name="robots" content="noindex">/);
     t.match(res.body, /<form[^>]*action="\/dashboard\/login"/);
     t.same(state(res.body), { mode: 'session', signedIn: false, staffName: null, signInError: null });
+    t.notMatch(res.body, /class="contact-widget"/, 'no customer contact widget over the staff page');
+    t.notMatch(res.body, /id="newsletter-title"/, 'no newsletter box on the staff page');
+    t.match(res.body, /class="site-footer"/, 'the footer is still there');
   });
 
   t.test('a wrong password re-renders the form with the message; the right one signs in and redirects', async (t) => {

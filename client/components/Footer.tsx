@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { ABOUT_SNIPPET, HOURS, telHref, type BusinessInfo } from '../../src/domain/business.ts';
 import { PACKAGES } from '../../src/domain/catalogue.ts';
+import { isStaffPath } from '../page-props.ts';
 import { SocialLinks } from './SocialLinks.tsx';
 import { Icon } from './Icon.tsx';
 
@@ -55,7 +56,7 @@ function Newsletter({ hidden }: { hidden: boolean }) {
 export function Footer({ business, path }: { business: BusinessInfo; path: string }) {
   return (
     <footer className="site-footer">
-      <Newsletter hidden={path === '/'} />
+      {!isStaffPath(path) && <Newsletter hidden={path === '/'} />}
       <div className="container footer-grid">
         <section aria-labelledby="footer-about">
           <h2 id="footer-about" className="footer-title">

@@ -64,6 +64,7 @@ export const staffApi = {
       body: JSON.stringify({ status, version: booking.version }),
     }),
   upcoming: (range: string) => call<{ from: string; to: string; data: BookingDto[] }>(`/v1/bookings/upcoming?range=${range}`),
+  unreadMessages: () => call<{ unread: number }>('/v1/contact-messages?unread=true&limit=1'),
   messages: () => call<{ data: ContactMessageDto[]; unread: number; nextCursor: string | null }>('/v1/contact-messages?limit=50'),
   markMessage: (id: string, read: boolean) => call<ContactMessageDto>(`/v1/contact-messages/${id}/read`, { method: 'POST', body: JSON.stringify({ read }) }),
   login: (password: string) => fetch('/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password }) }),

@@ -61,6 +61,11 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
     staffApi.login(password).then((response) => (response.status === 204 ? setSignedIn(true) : refuse()), refuse);
   }, [prompt, signedIn]);
 
+  useEffect(() => {
+    // The unread count shows on the Messages tab from the start; it is advisory, so a failure is ignored.
+    if (signedIn) staffApi.unreadMessages().then((answer) => setUnread(answer.unread), () => undefined);
+  }, [signedIn]);
+
   const signedOut = useCallback(() => {
     if (prompt) window.location.assign('/');
     else setSignedIn(false);
@@ -79,10 +84,10 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
     );
   }
 
-  const tabs: { key: Tab; label: string }[] = [
+  const tabs: { key: Tab; label: string; count?: number | null }[] = [
     { key: 'bookings', label: 'Bookings' },
     { key: 'day', label: 'Day view' },
-    { key: 'messages', label: unread ? `Messages (${unread} unread)` : 'Messages' },
+    { key: 'messages', label: 'Messages', count: unread },
   ];
   return (
     <section className="section dashboard">
@@ -90,7 +95,7 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
         <div className="dashboard-head">
           <h1>Booking Dashboard</h1>
           <form method="post" action="/dashboard/logout">
-            <button type="submit" className="button button-ghost">
+            <button type="submit" className="button button-ghost button-small">
               Sign out
             </button>
           </form>
@@ -98,7 +103,13 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
         <nav className="tabs" aria-label="Dashboard views">
           {tabs.map((t) => (
             <button key={t.key} type="button" className={t.key === tab ? 'tab active' : 'tab'} aria-current={t.key === tab ? 'page' : undefined} onClick={() => setTab(t.key)}>
-              {t.label}
+              {t.label}{' '}
+              {t.count ? (
+                <span className="count">
+                  {t.count}
+                  <span className="visually-hidden"> unread</span>
+                </span>
+              ) : null}
             </button>
           ))}
         </nav>

@@ -18,6 +18,7 @@ t.test('dashboard in Chromium', async (t) => {
         bookingRow({ name: 'Cara Lee', email: 'cara@example.com', service: 'Ultimate Clean', date: '2026-12-07', time: '10:00', status: 'cancelled' }),
       ])
       .execute();
+    await app.db.insertInto('contact_messages').values({ name: 'Gina Hall', email: 'gina@example.com', phone: '021 123 4567', message: 'Do you clean boats?' }).execute();
     const url = `${baseUrl(app)}/dashboard`;
     const { page, problems } = await openPage(browser, 1280);
     await page.goto(url);
@@ -104,11 +105,28 @@ t.test('dashboard in Chromium', async (t) => {
     const history = await app.db.selectFrom('booking_status_changes').selectAll().execute();
     t.match(history, [{ from_status: 'pending', to_status: 'confirmed', changed_by: 'Mere' }]);
 
+    await app.db.insertInto('bookings').values(bookingRow({ name: 'Dana Tomorrow', date: inDays(1), time: '07:00', vehicle_type: 'suv' })).execute();
     await page.getByRole('button', { name: 'Day view' }).click();
+    await page.getByText('No bookings in this period').waitFor();
+    await page.getByRole('button', { name: 'Tomorrow' }).click();
+    const tomorrow = page.locator('.day');
+    await tomorrow.waitFor();
+    t.match(await tomorrow.innerText(), /07:00[\s\S]*Quick Clean · SUV · Dana Tomorrow · 021 555 0000[\s\S]*1 Queen Street, Auckland Central/);
     await page.getByRole('button', { name: 'This week' }).click();
+    await page.locator('.day').filter({ hasText: 'Dana Tomorrow' }).waitFor();
     t.same(await axeViolations(page), [], 'no axe violation on the day view');
-    await page.getByRole('button', { name: /^Messages/ }).click();
-    await page.getByText('No messages yet').waitFor();
+    const messagesTab = page.getByRole('button', { name: /^Messages/ });
+    t.equal(await messagesTab.textContent(), 'Messages 1 unread', 'the tab counts the unread message from the start');
+    t.equal(await messagesTab.getAttribute('aria-current'), null);
+    await messagesTab.click();
+    const message = page.locator('.message').filter({ hasText: 'Gina Hall' });
+    t.match(await message.innerText(), /Gina Hall[\s\S]*New[\s\S]*gina@example\.com[\s\S]*021 123 4567[\s\S]*Do you clean boats\?/);
+    t.same(await axeViolations(page), [], 'no axe violation on the inbox');
+    await message.getByRole('button', { name: /^Mark as read.*Gina Hall$/ }).click();
+    await message.getByRole('button', { name: /^Mark as unread.*Gina Hall$/ }).waitFor();
+    t.equal(await messagesTab.textContent(), 'Messages ', 'no count once everything is read');
+    const stored = await app.db.selectFrom('contact_messages').select('read_at').executeTakeFirstOrThrow();
+    t.ok(stored.read_at, 'read_at is stored');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Staff sign-in' }).waitFor();

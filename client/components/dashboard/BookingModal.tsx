@@ -39,7 +39,6 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
         <p className="modal-service">
           <strong>{booking.service}</strong> <StatusBadge status={booking.status} />
         </p>
-        <p>Status: {booking.status ? booking.status : 'Pending'}</p>
         <p>{`Scheduled for ${longDate(booking.date)} at ${booking.time}`}</p>
         {notice && (
           <p className="notice notice-error" role="alert">

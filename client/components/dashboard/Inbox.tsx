@@ -62,7 +62,9 @@ export function Inbox({ onSignedOut, onUnread }: { onSignedOut(): void; onUnread
                   {message.name}
                   {!message.read && <span className="badge">New</span>}
                 </h3>
-                <span>{dateTime(message.createdAt)}</span>
+                <time className="message-date" dateTime={message.createdAt}>
+                  {dateTime(message.createdAt)}
+                </time>
               </div>
               <p className="message-contact">
                 <a href={`mailto:${message.email}`}>{message.email}</a> · <a href={`tel:${message.phone.replace(/[^\d+]/g, '')}`}>{message.phone}</a>
