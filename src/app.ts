@@ -29,6 +29,11 @@ export type App = FastifyInstance;
 export interface BuildOptions {
   /** Where log lines go (standard output by default); tests read them from here. */
   logStream?: DestinationStream;
+  /**
+   * The clock business dates are taken from (default: the system clock). Tests pin it, so that a
+   * run crossing midnight in Auckland cannot move "today" under them.
+   */
+  now?: () => Date;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -83,7 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return reply.page({ status: 404 });
   });
 
-  await app.register(configPlugin, { config });
+  await app.register(configPlugin, { config, now: options.now });
   await app.register(cookiePlugin);
   await app.register(formbodyPlugin);
   await app.register(rateLimitPlugin);

@@ -2,8 +2,8 @@
 import t from 'tap';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { sql } from 'kysely';
-import { buildTestApp, forEachBackend, TEST_ADMIN_PASSWORD } from './helper.ts';
-import { bookingRow, inDays, today } from './support/payloads.ts';
+import { buildTestApp, forEachBackend, login, TEST_ADMIN_PASSWORD } from './helper.ts';
+import { bookingRow, inDays, originalClientPayload, today } from './support/payloads.ts';
 
 forEachBackend(t, async (t, backend) => {
   const app = await buildTestApp(t, { backend });
@@ -58,8 +58,11 @@ forEachBackend(t, async (t, backend) => {
     } while (cursor);
     t.equal(pages, 4);
     t.equal(new Set(seen).size, seeded.length, 'no booking twice, none missed');
+    // One insert gives every row the same created_at, so the id breaks the tie, as in the database.
+    const newestFirst = [...seeded].sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : -1));
+    t.same(seen, newestFirst.map((b) => b.id), 'newest first, then by id');
     const first = (await get('/v1/bookings?limit=1')).json().data[0];
-    t.match(first, { _id: String, status: 'pending', version: 1, price: 69 });
+    t.match(first, { _id: newestFirst[0]!.id, status: newestFirst[0]!.status, version: 1, price: 69 });
   });
 
   t.test('search is case-insensitive over name, e-mail and service; filters combine', async (t) => {
@@ -143,7 +146,7 @@ forEachBackend(t, async (t, backend) => {
     const res = await get('/v1/bookings/export.csv');
     t.equal(res.statusCode, 200);
     t.match(res.headers['content-type'], /^text\/csv/);
-    t.match(res.headers['content-disposition'], /^attachment; filename="bookings-\d{4}-\d{2}-\d{2}\.csv"$/);
+    t.equal(res.headers['content-disposition'], `attachment; filename="bookings-${today}.csv"`);
     const rows: string[][] = parseCsv(res.body, { bom: true });
     t.equal(rows[0]![0], 'Booking id');
     t.equal(rows.length, seeded.length + 1, 'every booking, once');
@@ -186,4 +189,19 @@ forEachBackend(t, async (t, backend) => {
       t.same(doc.paths[path]?.[method]?.security, [{ staffSession: [] }], `${method} ${path} needs the session`);
     }
   });
+});
+
+t.test("business dates are Auckland's, whatever the server's clock says in UTC", async (t) => {
+  // 11:30 on 23 November in UTC is already 00:30 on the 24th in Auckland (NZDT, UTC+13).
+  const app = await buildTestApp(t, { now: () => new Date('2026-11-23T11:30:00Z') });
+  const cookie = await login(app);
+  const today = await app.inject({ url: '/v1/bookings/upcoming?range=today', headers: { cookie } });
+  t.match(today.json(), { from: '2026-11-24', to: '2026-11-24' });
+  const week = await app.inject({ url: '/v1/bookings/upcoming?range=week', headers: { cookie } });
+  t.match(week.json(), { from: '2026-11-24', to: '2026-11-30' });
+  const csv = await app.inject({ url: '/v1/bookings/export.csv', headers: { cookie } });
+  t.equal(csv.headers['content-disposition'], 'attachment; filename="bookings-2026-11-24.csv"');
+  const booking = (date: string) => app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ date }) });
+  t.equal((await booking('2026-11-24')).statusCode, 400, "Auckland's today is too soon");
+  t.equal((await booking('2026-11-25')).statusCode, 201, "Auckland's tomorrow is the first bookable day");
 });

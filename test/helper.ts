@@ -8,6 +8,7 @@ import type { DestinationStream } from 'pino';
 import type { Test } from 'tap';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
+import { testNow } from './support/payloads.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -35,6 +36,8 @@ export interface TestAppOptions {
   listen?: boolean;
   /** Receives the app's log lines. */
   logStream?: DestinationStream;
+  /** The app's clock for business dates; pinned to the test file's `testNow` unless given. */
+  now?: () => Date;
 }
 
 /** A database of its own on the PostgreSQL server, dropped when the test ends. */
@@ -72,7 +75,7 @@ export async function testConfig(t: Test, options: TestAppOptions = {}): Promise
 
 export async function buildTestApp(t: Test, options: TestAppOptions = {}): Promise<App> {
   const config = await testConfig(t, options);
-  const app = await buildApp(config, { logStream: options.logStream });
+  const app = await buildApp(config, { logStream: options.logStream, now: options.now ?? (() => testNow) });
   t.teardown(() => app.close());
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -14,9 +14,14 @@ export function todayInAuckland(now: Date): string {
   return format(new TZDate(now.getTime(), BUSINESS_TIME_ZONE), 'yyyy-MM-dd');
 }
 
+/** The calendar date (YYYY-MM-DD) `days` after `day`; no time of day, so no time zone. */
+export function addDaysToDay(day: string, days: number): string {
+  return format(addDays(parseDay(day), days), 'yyyy-MM-dd');
+}
+
 /** The earliest date a booking may be made for: tomorrow in Auckland. */
 export function earliestBookingDate(now: Date): string {
-  return format(addDays(parseDay(todayInAuckland(now)), 1), 'yyyy-MM-dd');
+  return addDaysToDay(todayInAuckland(now), 1);
 }
 
 /** The latest date a booking may be made for: twelve months ahead. */

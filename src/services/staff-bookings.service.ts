@@ -3,9 +3,8 @@
  * change its status (compare-and-set, recorded in an append-only history), plan the days ahead,
  * and export a filtered list.
  */
-import { addDays, format, parse } from 'date-fns';
 import type { Kysely } from 'kysely';
-import { todayInAuckland } from '../domain/booking-dates.ts';
+import { addDaysToDay, todayInAuckland } from '../domain/booking-dates.ts';
 import { canChangeStatus, type BookingStatus } from '../domain/booking-status.ts';
 import type { Booking, BookingStatusChange, Database } from '../db/database.ts';
 import {
@@ -134,7 +133,7 @@ export type UpcomingRange = (typeof UPCOMING_RANGES)[number];
 /** The appointment dates a range covers, in Auckland: today, tomorrow, or today and the next six days. */
 export function rangeDates(range: UpcomingRange, now: Date): { from: string; to: string } {
   const today = todayInAuckland(now);
-  const day = (offset: number) => format(addDays(parse(today, 'yyyy-MM-dd', new Date(2000, 0, 1)), offset), 'yyyy-MM-dd');
+  const day = (offset: number) => addDaysToDay(today, offset);
   if (range === 'today') return { from: today, to: today };
   if (range === 'tomorrow') return { from: day(1), to: day(1) };
   return { from: today, to: day(6) };

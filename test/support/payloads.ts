@@ -1,11 +1,17 @@
 /** Request bodies as real clients send them. */
-import { addDays, format } from 'date-fns';
-import { todayInAuckland } from '../../src/domain/booking-dates.ts';
+import { addDaysToDay, todayInAuckland } from '../../src/domain/booking-dates.ts';
 
-export const today = todayInAuckland(new Date());
+/**
+ * The instant a test file treats as now. Test apps are built with their clock pinned to it (see
+ * test/helper.ts), so that "today" means the same day to the test and to the server even when
+ * a run crosses midnight in Auckland.
+ */
+export const testNow = new Date();
+
+export const today = todayInAuckland(testNow);
 
 /** The date `n` days from today in Auckland. */
-export const inDays = (n: number) => format(addDays(new Date(`${today}T12:00:00`), n), 'yyyy-MM-dd');
+export const inDays = (n: number) => addDaysToDay(today, n);
 
 /** The form state exactly as the original client sends it: every key, empty strings for the rest. */
 export function originalClientPayload(overrides: Record<string, unknown> = {}) {

@@ -71,7 +71,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/booking',
     { schema: { hide: true, querystring: Type.Object({ package: Type.Optional(Type.String({ maxLength: 80 })) }) } },
     (request, reply) => {
-      const now = new Date();
+      const now = app.now();
       const pkg = findPackageParam(request.query.package);
       // The earliest date changes at midnight in Auckland, so the day is part of the variant; the
       // state is only built when that variant is not cached yet.
@@ -86,7 +86,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/booking',
     { config: { rateLimit: app.rateLimits.wizard }, schema: { hide: true, body: BookingForm } },
     async (request, reply) => {
-      const now = new Date();
+      const now = app.now();
       const body = request.body as BookingFormBody;
       const step = Number(body.step ?? '1') as WizardStep;
       let values = valuesOf(body);

@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { stringify } from 'csv-stringify';
 import { allBookings } from '../../../services/staff-bookings.service.ts';
 import type { Booking } from '../../../db/database.ts';
+import { todayInAuckland } from '../../../domain/booking-dates.ts';
 import { staffErrorResponses } from '../schemas.ts';
 import { BookingFiltersQuery, filtersOf } from './bookings.ts';
 
@@ -59,7 +60,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         })(),
       );
       request.log.info({ filters: { ...filtersOf(request.query), search: request.query.q ? '[set]' : undefined } }, 'bookings exported');
-      const day = new Date().toISOString().slice(0, 10);
+      // The business's date, not UTC's: an export taken at 9 am in Auckland is named after that day.
+      const day = todayInAuckland(app.now());
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="bookings-${day}.csv"`)

@@ -23,7 +23,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { from, to, bookings } = await upcomingBookings(app.db, request.query.range ?? 'today', new Date());
+      const { from, to, bookings } = await upcomingBookings(app.db, request.query.range ?? 'today', app.now());
       return { from, to, data: bookings.map(toBookingDto) };
     },
   );
