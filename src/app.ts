@@ -49,6 +49,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
+    // The embedded database's first start (initdb in WebAssembly) takes several seconds, and more
+    // than Fastify's default 10 s on a small or busy machine; a real database opens at once.
+    pluginTimeout: 60_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
