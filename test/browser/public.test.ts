@@ -252,9 +252,24 @@ t.test('public site in Chromium', async (t) => {
       await held;
       await route.continue();
     });
-    await page.keyboard.press('Enter');
+    // Enter in the last field submits the form; pressed on the field itself, so that what is
+    // tested is the form's default button and not where the focus happened to be.
+    const focusBefore = await page.evaluate(() => document.activeElement?.getAttribute('name'));
+    await page.getByLabel('Phone Number').press('Enter');
     const button = page.locator('.wizard-actions .button-accent');
-    await page.waitForFunction(() => document.querySelector('.wizard-actions .button-accent')?.textContent === 'Processing...');
+    const sending = await page
+      .waitForFunction(() => document.querySelector('.wizard-actions .button-accent')?.textContent === 'Processing...', undefined, { timeout: 10_000 })
+      .then(() => true)
+      .catch(() => false);
+    // Should it ever fail again, say what the page showed instead.
+    const shown = sending ? {} : await page.evaluate(() => ({
+      url: location.href,
+      button: document.querySelector('.wizard-actions .button-accent')?.textContent,
+      step: document.querySelector('#step-title')?.textContent,
+      errors: [...document.querySelectorAll('.field-error, [role="alert"]')].map((el) => el.textContent),
+      focus: document.activeElement?.outerHTML.slice(0, 120),
+    }));
+    t.ok(sending, 'Processing... while sending', { focusBefore, shown });
     t.ok(await button.isDisabled(), 'the button is disabled while sending');
     release();
     await page.waitForURL(url('/'));
