@@ -1,10 +1,11 @@
 /** Browser entry: loads the page's chunk and hydrates the server-rendered page with the server's props. */
 import { hydrateRoot } from 'react-dom/client';
+import './styles/base.css';
+import './styles/shared.css';
 import { App } from './App.tsx';
 import { loadPage } from './lib/page-loader.ts';
 import type { PageProps } from './page-props.ts';
 import type { PageModule } from './routes.ts';
-import './styles/site.css';
 
 const data = document.getElementById('__DATA__');
 const root = document.getElementById('root');

@@ -69,7 +69,12 @@ export default defineConfig(({ isSsrBuild }) =>
           // The server writes <link rel="modulepreload"> for each page's chunks itself, so Vite's
           // preload helper (about 1 KB on every page) is not needed.
           modulePreload: false,
-          rollupOptions: { input: path.join(root, 'client/entry-client.tsx') },
+          rollupOptions: {
+            input: path.join(root, 'client/entry-client.tsx'),
+            // Stylesheets by hash alone: the entry lists every page chunk's stylesheets for Vite's
+            // loader, and shorter names keep that list about 0.1 KB smaller on every page.
+            output: { assetFileNames: (asset) => (asset.names[0]?.endsWith('.css') ? 'assets/[hash].css' : 'assets/[name]-[hash][extname]') },
+          },
         },
       },
 );

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import t from 'tap';
+import { CLIENT_DIST_DIR } from '../src/paths.ts';
 import { PACKAGES } from '../src/domain/catalogue.ts';
 import { SERVICE_DETAILS } from '../src/domain/content.ts';
-import { PAGES } from '../client/routes.ts';
+import { NOT_FOUND_PAGE, PAGES } from '../client/routes.ts';
 import { buildTestApp } from './helper.ts';
 
 /** The JSON-LD block of a page. */
@@ -168,6 +171,31 @@ t.test('pages', async (t) => {
       t.match(res.body, /We couldn&#x27;t find that page/);
       t.match(res.body, /<meta name="robots" content="noindex">/);
       t.notMatch(res.body, /<script>/);
+    }
+  });
+
+  t.test('each page links, in its head, the stylesheets of its chunk and of the chunks it imports, theirs first', async (t) => {
+    // Read straight from Vite's manifest, independently of src/render/assets.ts: each component
+    // imports its own CSS, so a missing link would show the page unstyled until it hydrates.
+    type Chunk = { file: string; css?: string[]; imports?: string[] };
+    const manifest: Record<string, Chunk> = JSON.parse(readFileSync(path.join(CLIENT_DIST_DIR, '.vite/manifest.json'), 'utf8'));
+    const cssOf = (key: string, seen: Set<string>): string[] => {
+      if (seen.has(key)) return [];
+      seen.add(key);
+      const chunk = manifest[key]!;
+      return [...(chunk.imports ?? []).flatMap((imported) => cssOf(imported, seen)), ...(chunk.css ?? [])].map((file) => file.replace(/^\/?/, '/'));
+    };
+    // The entry's own stylesheet (design tokens, header, footer) comes first on every page.
+    const entryCss = cssOf('entry-client.tsx', new Set());
+    t.equal(entryCss.length, 1);
+    const firstPath = new Map([...PAGES, NOT_FOUND_PAGE].map((page) => [page.module, page.module === 'NotFoundPage' ? '/no-such-page' : page.path]));
+    for (const [module, url] of firstPath) {
+      const html = (await app.inject(url)).body;
+      const head = /<head>([\s\S]*?)<\/head>/.exec(html)![1]!;
+      const links = [...head.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((match) => match[1]);
+      const pageCss = cssOf(`pages/${module}.tsx`, new Set(['entry-client.tsx']));
+      t.ok(pageCss.length > 0, `${module} has stylesheets of its own or of the components it uses`);
+      t.same(links, [...entryCss, ...new Set(pageCss)], `${url}: the entry's stylesheet, then every one of ${module}'s chunks, imported ones first`);
     }
   });
 

@@ -1,5 +1,6 @@
 /** The closing "book now" band of the inner pages. */
 import type { ReactNode } from 'react';
+import './CallToAction.css';
 
 export interface CallToActionProps {
   title: string;

@@ -1,5 +1,6 @@
 /** A list of included items, each with a tick. */
 import { Icon } from './Icon.tsx';
+import './CheckList.css';
 
 export function CheckList({ items }: { items: readonly string[] }) {
   return (

@@ -7,6 +7,7 @@
 import { useRef, type KeyboardEvent } from 'react';
 import { telHref, type BusinessInfo } from '../../src/domain/business.ts';
 import { Icon } from './Icon.tsx';
+import './ContactWidget.css';
 
 export function ContactWidget({ business }: { business: BusinessInfo }) {
   const details = useRef<HTMLDetailsElement>(null);

@@ -4,6 +4,7 @@
  */
 import type { ChangeEvent, ReactNode } from 'react';
 import type { FieldError } from '../../src/domain/messages.ts';
+import './Field.css';
 
 export function errorFor(errors: readonly FieldError[], field: string): string | undefined {
   return errors.find((error) => error.field === field)?.message;

@@ -5,6 +5,7 @@ import { PACKAGES } from '../../src/domain/catalogue.ts';
 import { isStaffPath } from '../page-props.ts';
 import { SocialLinks } from './SocialLinks.tsx';
 import { Icon } from './Icon.tsx';
+import './Footer.css';
 
 const QUICK_LINKS = [
   { href: '/', label: 'Home' },

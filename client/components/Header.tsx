@@ -1,6 +1,7 @@
 /** Site header: logo, the main links, the highlighted Book Now, and the small-screen menu toggle. */
 import { useState } from 'react';
 import { Icon } from './Icon.tsx';
+import './Header.css';
 
 export const NAV_LINKS = [
   { href: '/', label: 'Home' },

@@ -1,5 +1,6 @@
 /** The title band at the top of every inner page. */
 import type { ReactNode } from 'react';
+import './PageHero.css';
 
 export function PageHero({ eyebrow, title, children }: { eyebrow?: string; title: string; children?: ReactNode }) {
   return (

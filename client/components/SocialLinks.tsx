@@ -1,6 +1,7 @@
 /** The business's social links (the original's placeholder third link is left out). */
 import type { BusinessInfo } from '../../src/domain/business.ts';
 import { Icon } from './Icon.tsx';
+import './SocialLinks.css';
 
 export function SocialLinks({ business }: { business: BusinessInfo }) {
   return (

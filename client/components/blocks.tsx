@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import type { Stat, Testimonial } from '../../src/domain/content.ts';
 import { Icon, type IconName } from './Icon.tsx';
+import './blocks.css';
 
 export function Section({ id, title, tint, narrow, children }: { id: string; title: string; tint?: boolean; narrow?: boolean; children: ReactNode }) {
   return (

@@ -2,7 +2,7 @@
 import { createRoot } from 'react-dom/client';
 import { ToastContainer, cssTransition, toast } from 'react-toastify/unstyled';
 import 'react-toastify/ReactToastify.css';
-import '../styles/toast.css';
+import './toaster.css';
 import type { ToastKind } from './toast.ts';
 
 const Fade = cssTransition({ enter: 'toast-fade-in', exit: 'toast-fade-out' });

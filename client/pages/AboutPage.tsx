@@ -4,6 +4,7 @@ import { CallToAction } from '../components/CallToAction.tsx';
 import { FeatureCard, Section, StatsBand } from '../components/blocks.tsx';
 import type { IconName } from '../components/Icon.tsx';
 import { PageHero } from '../components/PageHero.tsx';
+import './AboutPage.css';
 
 const VALUE_ICONS: Record<string, IconName> = { Quality: 'star', Integrity: 'shield', Innovation: 'sparkle' };
 

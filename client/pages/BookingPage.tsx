@@ -30,6 +30,7 @@ import { setFlash, showToast } from '../lib/toast.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import type { PageProps } from '../page-props.ts';
 import type { BookingState, WizardStep } from '../page-state.ts';
+import './BookingPage.css';
 
 const STEP_HEADINGS: Record<WizardStep, string> = {
   1: 'Select Your Service Package',

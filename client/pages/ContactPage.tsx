@@ -18,6 +18,7 @@ import { showToast } from '../lib/toast.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import type { PageProps } from '../page-props.ts';
 import type { ContactState } from '../page-state.ts';
+import './ContactPage.css';
 
 const EMPTY: ContactInput = { name: '', email: '', phone: '', message: '' };
 const ID = 'contact';

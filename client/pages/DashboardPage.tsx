@@ -11,6 +11,8 @@ import { Inbox } from '../components/dashboard/Inbox.tsx';
 import { staffApi } from '../lib/staff-api.ts';
 import type { PageProps } from '../page-props.ts';
 import type { DashboardState } from '../page-state.ts';
+import '../components/Field.css';
+import './DashboardPage.css';
 
 export const WRONG_PASSWORD_ALERT = 'Incorrect password! Redirecting...';
 

@@ -15,6 +15,7 @@ import { FeatureCard, Section, StatsBand, TestimonialCard } from '../components/
 import { Icon } from '../components/Icon.tsx';
 import type { PageProps } from '../page-props.ts';
 import type { HomeState } from '../page-state.ts';
+import './HomePage.css';
 
 export default function HomePage({ business, state }: PageProps<HomeState>) {
   return (

@@ -3,6 +3,7 @@ import { telHref } from '../../src/domain/business.ts';
 import { PRIVACY_POLICY, TERMS_OF_SERVICE } from '../../src/domain/legal.ts';
 import { PageHero } from '../components/PageHero.tsx';
 import type { PageProps } from '../page-props.ts';
+import './LegalPage.css';
 
 export default function LegalPage({ path, business }: PageProps) {
   const doc = path === '/terms' ? TERMS_OF_SERVICE : PRIVACY_POLICY;

@@ -1,3 +1,4 @@
+import './NotFoundPage.css';
 /** The 404 page: says what happened and offers the ways on. */
 export default function NotFoundPage() {
   return (

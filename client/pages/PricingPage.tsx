@@ -23,6 +23,7 @@ import { CheckList } from '../components/CheckList.tsx';
 import { Icon, type IconName } from '../components/Icon.tsx';
 import { PageHero } from '../components/PageHero.tsx';
 import { PriceGrid } from '../components/PriceGrid.tsx';
+import './PricingPage.css';
 
 function iconFor(pkg: ServicePackage): IconName {
   if (pkg.coatingPrices) return 'shield';

@@ -9,6 +9,7 @@ import { CheckList } from '../components/CheckList.tsx';
 import { PageHero } from '../components/PageHero.tsx';
 import { PriceGrid } from '../components/PriceGrid.tsx';
 import type { PageProps } from '../page-props.ts';
+import './ServiceDetailPage.css';
 
 function Breadcrumbs({ current }: { current: string }) {
   return (

@@ -11,6 +11,7 @@ import { Section } from '../components/blocks.tsx';
 import { CheckList } from '../components/CheckList.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { PageHero } from '../components/PageHero.tsx';
+import './ServicesPage.css';
 
 const SPECIALIST = SERVICE_DETAILS.filter((detail) => detail.id === 'headlight' || detail.id === 'engine-bay');
 

@@ -1,6 +1,7 @@
 /** /sitemap: every public page in one list, grouped as the site is. */
 import { PageHero } from '../components/PageHero.tsx';
 import { PAGES, type PageDefinition } from '../routes.ts';
+import './SitemapPage.css';
 
 const GROUPS: { group: PageDefinition['group']; title: string }[] = [
   { group: 'main', title: 'Main pages' },

@@ -7,7 +7,7 @@ import { ROOT_DIR } from '../paths.ts';
 
 const children: ChildProcess[] = [
   spawn('npx', ['vite', 'build', '--config', 'client/vite.config.ts', '--watch', '--mode', 'development'], { cwd: ROOT_DIR, stdio: 'inherit' }),
-  spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'src/server.ts'], {
+  spawn('npx', ['tsx', 'watch', '--clear-screen=false', '--import', './src/css-in-node.ts', 'src/server.ts'], {
     cwd: ROOT_DIR,
     stdio: 'inherit',
     env: { NODE_ENV: 'development', ...process.env },

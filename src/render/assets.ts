@@ -5,6 +5,7 @@ import path from 'node:path';
 export interface PageAssets {
   /** Module chunks to preload: the page's own and those it imports. */
   scripts: string[];
+  /** Stylesheets of those chunks, each chunk's after those of the chunks it imports. */
   styles: string[];
 }
 
@@ -49,8 +50,9 @@ export function loadClientAssets(clientDir: string): ClientAssets {
       const current = manifest[chunkKey];
       if (!current) return;
       scripts.push(`/${current.file}`);
-      styles.push(...(current.css ?? []).map((file) => `/${file}`));
       for (const imported of current.imports ?? []) visit(imported);
+      // After those of the chunks it imports, as Vite orders them, so a page's rules come last.
+      styles.push(...(current.css ?? []).map((file) => `/${file}`));
     };
     visit(key);
     pages[name] = { scripts, styles };

@@ -2,6 +2,7 @@
 import { BOOKING_LIMITS } from '../../../src/domain/booking-rules.ts';
 import { TextAreaField, TextField, errorFor } from '../Field.tsx';
 import { ID, type StepProps } from './types.ts';
+import './DetailsStep.css';
 
 export function DetailsStep({ values, errors, update }: StepProps) {
   return (

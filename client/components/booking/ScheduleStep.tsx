@@ -9,6 +9,7 @@ import { MESSAGES } from '../../../src/domain/messages.ts';
 import { SelectField, TextField, errorFor } from '../Field.tsx';
 import { Icon } from '../Icon.tsx';
 import { ID, type StepProps } from './types.ts';
+import './ScheduleStep.css';
 
 interface ScheduleStepProps extends StepProps {
   business: BusinessInfo;

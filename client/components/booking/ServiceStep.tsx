@@ -20,6 +20,7 @@ import { errorFor } from '../Field.tsx';
 import { CheckList } from '../CheckList.tsx';
 import { Icon } from '../Icon.tsx';
 import type { StepProps } from './types.ts';
+import './ServiceStep.css';
 
 interface SizeChoice {
   key: string;

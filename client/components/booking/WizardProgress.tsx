@@ -1,6 +1,7 @@
 /** The three progress indicators and 'Step N of 3'. */
 import type { WizardStep } from '../../page-state.ts';
 import { Icon } from '../Icon.tsx';
+import './WizardProgress.css';
 
 export const STEP_TITLES = ['Select Service', 'Choose Date & Time', 'Your Details'] as const;
 

@@ -4,6 +4,7 @@ import { Fact } from './Fact.tsx';
 import { cardDate } from './format.ts';
 import { StatusActions } from './StatusActions.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
+import './BookingCard.css';
 
 export interface BookingCardProps {
   booking: BookingDto;

@@ -10,6 +10,7 @@ import { Fact } from './Fact.tsx';
 import { dateTime, longDate } from './format.ts';
 import { StatusActions } from './StatusActions.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
+import './BookingModal.css';
 
 export interface BookingModalProps {
   booking: BookingDto;

@@ -8,6 +8,8 @@ import { BOOKING_STATUSES } from '../../../src/domain/booking-status.ts';
 import { ApiError, filterQuery, staffApi, type BookingDto, type BookingFilters, type StatusChange } from '../../lib/staff-api.ts';
 import { BookingCard } from './BookingCard.tsx';
 import { BookingModal } from './BookingModal.tsx';
+import '../Field.css';
+import './BookingsView.css';
 
 const NO_FILTERS: BookingFilters = { q: '', service: '', date: '', status: '' };
 const SEARCH_DELAY_MS = 250;

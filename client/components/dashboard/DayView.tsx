@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { ApiError, staffApi, type BookingDto } from '../../lib/staff-api.ts';
 import { longDate } from './format.ts';
 import { StatusBadge } from './StatusBadge.tsx';
+import './DayView.css';
 
 const RANGES = [
   { key: 'today', label: 'Today' },

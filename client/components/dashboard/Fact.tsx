@@ -1,3 +1,4 @@
+import './Fact.css';
 /** One labelled value in a definition list. */
 export function Fact({ label, value }: { label: string; value: string }) {
   return (

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { ApiError, staffApi, type ContactMessageDto } from '../../lib/staff-api.ts';
 import { dateTime } from './format.ts';
+import './Inbox.css';
 
 export function Inbox({ onSignedOut, onUnread }: { onSignedOut(): void; onUnread(count: number): void }) {
   const [messages, setMessages] = useState<ContactMessageDto[] | null>(null);
