@@ -3,7 +3,7 @@
  * first toast only. A flash survives a page change, so the booking's success message is shown
  * on the home page the customer is sent to.
  */
-export type ToastKind = 'success' | 'error';
+import type { ToastKind } from './toaster.tsx';
 
 const FLASH_KEY = 'flash';
 

@@ -3,7 +3,9 @@ import { createRoot } from 'react-dom/client';
 import { ToastContainer, cssTransition, toast } from 'react-toastify/unstyled';
 import 'react-toastify/ReactToastify.css';
 import './toaster.css';
-import type { ToastKind } from './toast.ts';
+
+/** The kinds of toast the site shows. */
+export type ToastKind = 'success' | 'error';
 
 const Fade = cssTransition({ enter: 'toast-fade-in', exit: 'toast-fade-out' });
 
