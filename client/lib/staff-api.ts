@@ -1,24 +1,8 @@
 /** The dashboard's calls to the staff API. Each throws ApiError on a non-2xx answer. */
-import type { BookingDto } from '../../src/routes/v1/schemas.ts';
+import type { BookingDto, ContactMessageDto, StatusChangeDto } from '#api/schemas.ts';
 
-export type { BookingDto };
-
-export interface StatusChange {
-  from: string;
-  to: string;
-  by: string;
-  at: string;
-}
-
-export interface ContactMessageDto {
-  id: string;
-  name: string;
-  email: string;
-  phone: string;
-  message: string;
-  read: boolean;
-  createdAt: string;
-}
+// The API's own shapes (types only: TypeBox stays out of the bundle), for the dashboard's components.
+export type { BookingDto, ContactMessageDto, StatusChangeDto };
 
 export class ApiError extends Error {
   constructor(
@@ -57,9 +41,9 @@ export const staffApi = {
     return call<{ data: BookingDto[]; nextCursor: string | null }>(`/v1/bookings?${params}`);
   },
   services: () => call<{ data: string[] }>('/v1/bookings/services'),
-  booking: (id: string) => call<{ booking: BookingDto; history: StatusChange[] }>(`/v1/bookings/${id}`),
+  booking: (id: string) => call<{ booking: BookingDto; history: StatusChangeDto[] }>(`/v1/bookings/${id}`),
   changeStatus: (booking: BookingDto, status: string) =>
-    call<{ booking: BookingDto; history: StatusChange[] }>(`/v1/bookings/${booking._id}/status`, {
+    call<{ booking: BookingDto; history: StatusChangeDto[] }>(`/v1/bookings/${booking._id}/status`, {
       method: 'POST',
       body: JSON.stringify({ status, version: booking.version }),
     }),

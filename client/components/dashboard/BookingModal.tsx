@@ -4,7 +4,7 @@
  * Close and the X button close it.
  */
 import { useEffect, useRef } from 'react';
-import type { BookingDto, StatusChange } from '../../lib/staff-api.ts';
+import type { BookingDto, StatusChangeDto } from '../../lib/staff-api.ts';
 import { Icon } from '../Icon.tsx';
 import { Fact } from './Fact.tsx';
 import { dateTime, longDate } from './format.ts';
@@ -14,7 +14,7 @@ import './BookingModal.css';
 
 export interface BookingModalProps {
   booking: BookingDto;
-  history: StatusChange[] | null;
+  history: StatusChangeDto[] | null;
   busy: boolean;
   notice: string | null;
   onStatus(booking: BookingDto, status: string): void;

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { BOOKING_STATUSES } from '../../../src/domain/booking-status.ts';
-import { ApiError, filterQuery, staffApi, type BookingDto, type BookingFilters, type StatusChange } from '../../lib/staff-api.ts';
+import { ApiError, filterQuery, staffApi, type BookingDto, type BookingFilters, type StatusChangeDto } from '../../lib/staff-api.ts';
 import { BookingCard } from './BookingCard.tsx';
 import { BookingModal } from './BookingModal.tsx';
 import '../Field.css';
@@ -24,7 +24,7 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
-  const [open, setOpen] = useState<{ booking: BookingDto; history: StatusChange[] | null } | null>(null);
+  const [open, setOpen] = useState<{ booking: BookingDto; history: StatusChangeDto[] | null } | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
 

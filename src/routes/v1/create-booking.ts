@@ -5,7 +5,8 @@ import { BOOKING_LIMITS, emptyBooking, REGIONS, TIME_SLOTS } from '../../domain/
 import { PACKAGE_NAMES } from '../../domain/catalogue.ts';
 import { MESSAGES } from '../../domain/messages.ts';
 import { createBooking } from '../../services/booking.service.ts';
-import { BookingSchema, ErrorSchema, errorResponses, toBookingDto } from './schemas.ts';
+import { BookingSchema, ErrorSchema } from '#api/schemas.ts';
+import { errorResponses, toBookingDto } from './schemas.ts';
 
 const text = (field: keyof typeof BOOKING_LIMITS, description: string) =>
   Type.Optional(Type.String({ maxLength: BOOKING_LIMITS[field], description }));

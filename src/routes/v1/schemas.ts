@@ -1,16 +1,10 @@
-/** Response and request shapes shared by several /v1 routes. */
-import { Type, type Static } from 'typebox';
+/**
+ * What several /v1 routes share besides the API's data shapes (#api/schemas.ts): the error
+ * answers by status code, the id parameter, and the mapping of database rows to those shapes.
+ */
+import { Type } from 'typebox';
+import { ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto } from '#api/schemas.ts';
 import type { Booking, BookingStatusChange, ContactMessage } from '../../db/database.ts';
-
-export const FieldErrorSchema = Type.Object({
-  field: Type.String({ description: 'The payload key the message is about' }),
-  message: Type.String(),
-});
-
-export const ErrorSchema = Type.Object(
-  { message: Type.String(), errors: Type.Array(FieldErrorSchema) },
-  { $id: 'ErrorResponse', description: 'Every error answer of the API has this shape' },
-);
 
 /** The error answers every route may give, by status code. */
 export const errorResponses = {
@@ -20,34 +14,6 @@ export const errorResponses = {
   429: ErrorSchema,
   503: ErrorSchema,
 } as const;
-
-export const BookingSchema = Type.Object({
-  _id: Type.String({ format: 'uuid' }),
-  service: Type.String(),
-  coatingType: Type.String(),
-  vehicleType: Type.String(),
-  selectedVehicleType: Type.String(),
-  date: Type.String({ description: 'YYYY-MM-DD, as sent' }),
-  time: Type.String({ description: 'HH:mm, as sent' }),
-  serviceType: Type.String({ description: 'onsite or dropoff' }),
-  houseNumber: Type.String(),
-  streetAddress: Type.String(),
-  suburb: Type.String(),
-  city: Type.String(),
-  postalCode: Type.String(),
-  region: Type.String(),
-  landmark: Type.String(),
-  saveAddress: Type.Boolean(),
-  name: Type.String(),
-  email: Type.String(),
-  phone: Type.String(),
-  notes: Type.String(),
-  price: Type.Integer({ description: 'Price in NZ dollars at the time of booking' }),
-  status: Type.String({ description: 'pending, confirmed, completed or cancelled' }),
-  version: Type.Integer({ description: 'Bumped by every status change; send it back to change the status' }),
-  createdAt: Type.String({ format: 'date-time' }),
-});
-export type BookingDto = Static<typeof BookingSchema>;
 
 export function toBookingDto(row: Booking): BookingDto {
   return {
@@ -78,30 +44,11 @@ export function toBookingDto(row: Booking): BookingDto {
   };
 }
 
-export const StatusChangeSchema = Type.Object({
-  from: Type.String(),
-  to: Type.String(),
-  by: Type.String({ description: 'The name given at sign-in' }),
-  at: Type.String({ format: 'date-time' }),
-});
-
-export function toStatusChangeDto(row: BookingStatusChange): Static<typeof StatusChangeSchema> {
+export function toStatusChangeDto(row: BookingStatusChange): StatusChangeDto {
   return { from: row.from_status, to: row.to_status, by: row.changed_by, at: row.changed_at.toISOString() };
 }
 
-export const BookingWithHistorySchema = Type.Object({ booking: BookingSchema, history: Type.Array(StatusChangeSchema) });
-
-export const ContactMessageSchema = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  email: Type.String(),
-  phone: Type.String(),
-  message: Type.String(),
-  read: Type.Boolean(),
-  createdAt: Type.String({ format: 'date-time' }),
-});
-
-export function toContactMessageDto(row: ContactMessage): Static<typeof ContactMessageSchema> {
+export function toContactMessageDto(row: ContactMessage): ContactMessageDto {
   return { id: row.id, name: row.name, email: row.email, phone: row.phone, message: row.message, read: row.read_at !== null, createdAt: row.created_at.toISOString() };
 }
 

@@ -1,7 +1,8 @@
 /** POST /v1/auth/login: exchanges the admin password for a session cookie. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ErrorSchema, errorResponses } from '../schemas.ts';
+import { ErrorSchema } from '#api/schemas.ts';
+import { errorResponses } from '../schemas.ts';
 
 export const WRONG_PASSWORD_MESSAGE = 'Incorrect password';
 

@@ -7,7 +7,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BOOKING_STATUSES } from '../../../domain/booking-status.ts';
 import { changeBookingStatus, StaleBookingError } from '../../../services/staff-bookings.service.ts';
-import { BookingSchema, BookingWithHistorySchema, ErrorSchema, IdParams, staffErrorResponses, toBookingDto, toStatusChangeDto } from '../schemas.ts';
+import { BookingSchema, BookingWithHistorySchema, ErrorSchema } from '#api/schemas.ts';
+import { IdParams, staffErrorResponses, toBookingDto, toStatusChangeDto } from '../schemas.ts';
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(

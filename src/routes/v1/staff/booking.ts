@@ -1,7 +1,8 @@
 /** GET /v1/bookings/{id}: one booking with its status history (the dashboard's details modal). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bookingDetails } from '../../../services/staff-bookings.service.ts';
-import { BookingWithHistorySchema, ErrorSchema, IdParams, staffErrorResponses, toBookingDto, toStatusChangeDto } from '../schemas.ts';
+import { BookingWithHistorySchema, ErrorSchema } from '#api/schemas.ts';
+import { IdParams, staffErrorResponses, toBookingDto, toStatusChangeDto } from '../schemas.ts';
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

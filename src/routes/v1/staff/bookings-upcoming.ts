@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { UPCOMING_LIMIT, UPCOMING_RANGES, upcomingBookings } from '../../../services/staff-bookings.service.ts';
-import { BookingSchema, staffErrorResponses, toBookingDto } from '../schemas.ts';
+import { BookingSchema } from '#api/schemas.ts';
+import { staffErrorResponses, toBookingDto } from '../schemas.ts';
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

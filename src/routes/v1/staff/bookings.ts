@@ -7,7 +7,8 @@ import { Type, type Static } from 'typebox';
 import { BOOKING_STATUSES } from '../../../domain/booking-status.ts';
 import { PACKAGE_NAMES } from '../../../domain/catalogue.ts';
 import { findBookings } from '../../../services/staff-bookings.service.ts';
-import { BookingSchema, staffErrorResponses, toBookingDto } from '../schemas.ts';
+import { BookingSchema } from '#api/schemas.ts';
+import { staffErrorResponses, toBookingDto } from '../schemas.ts';
 
 export const BookingFiltersQuery = Type.Object(
   {

@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { inboxPage, markMessage } from '../../../services/inbox.service.ts';
-import { ContactMessageSchema, ErrorSchema, IdParams, staffErrorResponses, toContactMessageDto } from '../schemas.ts';
+import { ContactMessageSchema, ErrorSchema } from '#api/schemas.ts';
+import { IdParams, staffErrorResponses, toContactMessageDto } from '../schemas.ts';
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

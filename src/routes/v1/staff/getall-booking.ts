@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { listBookings } from '../../../services/booking.service.ts';
-import { BookingSchema, ErrorSchema, errorResponses, toBookingDto } from '../schemas.ts';
+import { BookingSchema, ErrorSchema } from '#api/schemas.ts';
+import { errorResponses, toBookingDto } from '../schemas.ts';
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

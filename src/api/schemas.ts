@@ -1,0 +1,66 @@
+/**
+ * The API's data shapes, in one place: TypeBox schemas (which the /v1 routes validate and
+ * document with) and their static types (which the browser's staff client is typed with). The
+ * browser imports types only, so TypeBox stays out of its bundle. Database rows are the data
+ * layer's (src/db/database.ts); the routes map them to these shapes.
+ */
+import { Type, type Static } from 'typebox';
+
+export const FieldErrorSchema = Type.Object({
+  field: Type.String({ description: 'The payload key the message is about' }),
+  message: Type.String(),
+});
+
+export const ErrorSchema = Type.Object(
+  { message: Type.String(), errors: Type.Array(FieldErrorSchema) },
+  { $id: 'ErrorResponse', description: 'Every error answer of the API has this shape' },
+);
+
+export const BookingSchema = Type.Object({
+  _id: Type.String({ format: 'uuid' }),
+  service: Type.String(),
+  coatingType: Type.String(),
+  vehicleType: Type.String(),
+  selectedVehicleType: Type.String(),
+  date: Type.String({ description: 'YYYY-MM-DD, as sent' }),
+  time: Type.String({ description: 'HH:mm, as sent' }),
+  serviceType: Type.String({ description: 'onsite or dropoff' }),
+  houseNumber: Type.String(),
+  streetAddress: Type.String(),
+  suburb: Type.String(),
+  city: Type.String(),
+  postalCode: Type.String(),
+  region: Type.String(),
+  landmark: Type.String(),
+  saveAddress: Type.Boolean(),
+  name: Type.String(),
+  email: Type.String(),
+  phone: Type.String(),
+  notes: Type.String(),
+  price: Type.Integer({ description: 'Price in NZ dollars at the time of booking' }),
+  status: Type.String({ description: 'pending, confirmed, completed or cancelled' }),
+  version: Type.Integer({ description: 'Bumped by every status change; send it back to change the status' }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type BookingDto = Static<typeof BookingSchema>;
+
+export const StatusChangeSchema = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  by: Type.String({ description: 'The name given at sign-in' }),
+  at: Type.String({ format: 'date-time' }),
+});
+export type StatusChangeDto = Static<typeof StatusChangeSchema>;
+
+export const BookingWithHistorySchema = Type.Object({ booking: BookingSchema, history: Type.Array(StatusChangeSchema) });
+
+export const ContactMessageSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  email: Type.String(),
+  phone: Type.String(),
+  message: Type.String(),
+  read: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type ContactMessageDto = Static<typeof ContactMessageSchema>;
