@@ -1,5 +1,5 @@
 /** What every page receives, on the server and again in the browser from the hydration data. */
-import type { BusinessInfo } from '../src/domain/business.ts';
+import type { BusinessInfo } from '#domain/business.ts';
 
 export interface PageProps<State = undefined> {
   /** The page's path, or NOT_FOUND_PATH for the 404 page. */

@@ -1,7 +1,7 @@
 /** The page-specific state the server hands to a page (see PageProps.state). */
-import type { BookingInput } from '../src/domain/booking-rules.ts';
-import type { ContactInput } from '../src/domain/contact-rules.ts';
-import type { FieldError } from '../src/domain/messages.ts';
+import type { BookingInput } from '#domain/booking-rules.ts';
+import type { ContactInput } from '#domain/contact-rules.ts';
+import type { FieldError } from '#domain/messages.ts';
 
 /** Home: a confirmation shown after a booking made without JavaScript (POST, redirect, GET). */
 export interface HomeState {

@@ -2,9 +2,9 @@
  * The page table, shared by the server (which routes and renders) and the browser (which loads
  * the page's own chunk to hydrate it). Adding a page is one entry here and its file in pages/.
  */
-import type { BusinessInfo } from '../src/domain/business.ts';
-import { PACKAGES } from '../src/domain/catalogue.ts';
-import { SERVICE_DETAILS } from '../src/domain/content.ts';
+import type { BusinessInfo } from '#domain/business.ts';
+import { PACKAGES } from '#domain/catalogue.ts';
+import { SERVICE_DETAILS } from '#domain/content.ts';
 import { NOT_FOUND_PATH } from './page-props.ts';
 
 /** The file in client/pages/ that renders the page. */

@@ -5,7 +5,7 @@
  * keyboard focus.
  */
 import { useRef, type KeyboardEvent } from 'react';
-import { telHref, type BusinessInfo } from '../../src/domain/business.ts';
+import { telHref, type BusinessInfo } from '#domain/business.ts';
 import { Icon } from './Icon.tsx';
 import './ContactWidget.css';
 

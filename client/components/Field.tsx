@@ -3,7 +3,7 @@
  * of the payload key it fills, so the same markup posts as a plain HTML form without JavaScript.
  */
 import type { ChangeEvent, ReactNode } from 'react';
-import type { FieldError } from '../../src/domain/messages.ts';
+import type { FieldError } from '#domain/messages.ts';
 import './Field.css';
 
 export function errorFor(errors: readonly FieldError[], field: string): string | undefined {

@@ -1,7 +1,7 @@
 /** Site footer with every element of spec section 2: newsletter, about, links, contact, hours, payments, legal. */
 import { useState, type FormEvent } from 'react';
-import { ABOUT_SNIPPET, HOURS, telHref, type BusinessInfo } from '../../src/domain/business.ts';
-import { PACKAGES } from '../../src/domain/catalogue.ts';
+import { ABOUT_SNIPPET, HOURS, telHref, type BusinessInfo } from '#domain/business.ts';
+import { PACKAGES } from '#domain/catalogue.ts';
 import { isStaffPath } from '../page-props.ts';
 import { SocialLinks } from './SocialLinks.tsx';
 import { Icon } from './Icon.tsx';

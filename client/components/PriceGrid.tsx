@@ -1,5 +1,5 @@
 /** A package's price for each vehicle size, as a small definition list. */
-import { VEHICLE_TYPES, type Prices } from '../../src/domain/catalogue.ts';
+import { VEHICLE_TYPES, type Prices } from '#domain/catalogue.ts';
 import './PriceGrid.css';
 
 export function PriceGrid({ prices, labels, caption }: { prices: Prices; labels: Record<string, string>; caption?: string }) {

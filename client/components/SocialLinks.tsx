@@ -1,5 +1,5 @@
 /** The business's social links (the original's placeholder third link is left out). */
-import type { BusinessInfo } from '../../src/domain/business.ts';
+import type { BusinessInfo } from '#domain/business.ts';
 import { Icon } from './Icon.tsx';
 import './SocialLinks.css';
 

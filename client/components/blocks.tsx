@@ -1,6 +1,6 @@
 /** Building blocks the pages share: a titled section, cards, lists and the stats band. */
 import type { ReactNode } from 'react';
-import type { Stat, Testimonial } from '../../src/domain/content.ts';
+import type { Stat, Testimonial } from '#domain/content.ts';
 import { Icon, type IconName } from './Icon.tsx';
 import './blocks.css';
 

@@ -1,5 +1,5 @@
 /** JSON calls to the /v1 API from the browser. */
-import type { FieldError } from '../../src/domain/messages.ts';
+import type { FieldError } from '#domain/messages.ts';
 
 export interface ApiAnswer {
   status: number;

@@ -14,9 +14,9 @@ import {
   validateScheduleStep,
   validateServiceStep,
   type BookingInput,
-} from '../../src/domain/booking-rules.ts';
-import { PACKAGES } from '../../src/domain/catalogue.ts';
-import { MESSAGES, type FieldError } from '../../src/domain/messages.ts';
+} from '#domain/booking-rules.ts';
+import { PACKAGES } from '#domain/catalogue.ts';
+import { MESSAGES, type FieldError } from '#domain/messages.ts';
 import { focusFirstError } from '../components/Field.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { BookingSummary } from '../components/booking/BookingSummary.tsx';

@@ -4,9 +4,9 @@
  * beside its field; with JavaScript off it posts to /contact and the server does the same.
  */
 import { useState, type FormEvent } from 'react';
-import { HOURS, telHref, type BusinessInfo } from '../../src/domain/business.ts';
-import { CONTACT_LIMITS, validateContact, type ContactInput } from '../../src/domain/contact-rules.ts';
-import { MESSAGES, type FieldError } from '../../src/domain/messages.ts';
+import { HOURS, telHref, type BusinessInfo } from '#domain/business.ts';
+import { CONTACT_LIMITS, validateContact, type ContactInput } from '#domain/contact-rules.ts';
+import { MESSAGES, type FieldError } from '#domain/messages.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
 import { FeatureCard } from '../components/blocks.tsx';
 import { SocialLinks } from '../components/SocialLinks.tsx';

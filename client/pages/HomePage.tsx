@@ -1,5 +1,5 @@
 /** Home (spec section 2): hero, why choose us, services, how it works, customer stories, offer. */
-import { telHref } from '../../src/domain/business.ts';
+import { telHref } from '#domain/business.ts';
 import {
   FEATURES,
   HERO,
@@ -9,7 +9,7 @@ import {
   SERVICE_TEASERS,
   STATS,
   TESTIMONIALS,
-} from '../../src/domain/content.ts';
+} from '#domain/content.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
 import { FeatureCard, Section, StatsBand, TestimonialCard } from '../components/blocks.tsx';
 import { Icon } from '../components/Icon.tsx';

@@ -1,6 +1,6 @@
 /** /privacy-policy and /terms (spec sections 2 and 9): the text, the last update, a contact block and the ways on. */
-import { telHref } from '../../src/domain/business.ts';
-import { PRIVACY_POLICY, TERMS_OF_SERVICE } from '../../src/domain/legal.ts';
+import { telHref } from '#domain/business.ts';
+import { PRIVACY_POLICY, TERMS_OF_SERVICE } from '#domain/legal.ts';
 import { PageHero } from '../components/PageHero.tsx';
 import type { PageProps } from '../page-props.ts';
 import './LegalPage.css';

@@ -15,8 +15,8 @@ import {
   PRICING_VEHICLE_LABELS,
   VEHICLE_TYPES,
   type ServicePackage,
-} from '../../src/domain/catalogue.ts';
-import { FAQ } from '../../src/domain/content.ts';
+} from '#domain/catalogue.ts';
+import { FAQ } from '#domain/content.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
 import { Section } from '../components/blocks.tsx';
 import { CheckList } from '../components/CheckList.tsx';

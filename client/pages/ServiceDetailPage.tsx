@@ -2,8 +2,8 @@
  * /services/{id}: one page per package (from the catalogue) and per service the original linked
  * to without building (the home-page teasers, headlight restoration, engine bay cleaning).
  */
-import { PACKAGES, PRICING_VEHICLE_LABELS, COATING_PRICING_LABELS, COATING_TYPES, lowestPrice } from '../../src/domain/catalogue.ts';
-import { findServiceDetail } from '../../src/domain/content.ts';
+import { PACKAGES, PRICING_VEHICLE_LABELS, COATING_PRICING_LABELS, COATING_TYPES, lowestPrice } from '#domain/catalogue.ts';
+import { findServiceDetail } from '#domain/content.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
 import { CheckList } from '../components/CheckList.tsx';
 import { PageHero } from '../components/PageHero.tsx';

@@ -4,8 +4,8 @@
  * category), and the browser scrolls to the one named in the URL hash on its own, as the page is
  * rendered on the server.
  */
-import { PACKAGES, lowestPrice } from '../../src/domain/catalogue.ts';
-import { SERVICE_CATEGORIES, SERVICE_DETAILS } from '../../src/domain/content.ts';
+import { PACKAGES, lowestPrice } from '#domain/catalogue.ts';
+import { SERVICE_CATEGORIES, SERVICE_DETAILS } from '#domain/content.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
 import { Section } from '../components/blocks.tsx';
 import { CheckList } from '../components/CheckList.tsx';

@@ -1,5 +1,5 @@
 /** /testimonials: the customer stories the home page links to. */
-import { MORE_TESTIMONIALS, REVIEW_BADGES, TESTIMONIALS } from '../../src/domain/content.ts';
+import { MORE_TESTIMONIALS, REVIEW_BADGES, TESTIMONIALS } from '#domain/content.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
 import { TestimonialCard } from '../components/blocks.tsx';
 import { PageHero } from '../components/PageHero.tsx';

@@ -4,8 +4,8 @@
  * Fastify, no request.
  */
 import type { BusinessInfo } from '../domain/business.ts';
-import { renderPage } from '../../client/entry-server.tsx';
-import type { PageProps } from '../../client/page-props.ts';
+import { renderPage } from '#client/entry-server.tsx';
+import type { PageProps } from '#client/page-props.ts';
 import type { ClientAssets } from './assets.ts';
 import { businessStructuredData, jsonLd } from './structured-data.ts';
 

@@ -1,6 +1,6 @@
 /** The running summary beside the wizard: what is being booked, for when, and the price. */
-import { vehicleTypeForSize, type BookingInput } from '../../../src/domain/booking-rules.ts';
-import { COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType, priceFor } from '../../../src/domain/catalogue.ts';
+import { vehicleTypeForSize, type BookingInput } from '#domain/booking-rules.ts';
+import { COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType, priceFor } from '#domain/catalogue.ts';
 import './BookingSummary.css';
 
 export function BookingSummary({ values }: { values: BookingInput }) {

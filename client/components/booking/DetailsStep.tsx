@@ -1,5 +1,5 @@
 /** Step 3, 'Your Details': name, e-mail, phone and notes, with the errors listed above the fields. */
-import { BOOKING_LIMITS } from '../../../src/domain/booking-rules.ts';
+import { BOOKING_LIMITS } from '#domain/booking-rules.ts';
 import { TextAreaField, TextField, errorFor } from '../Field.tsx';
 import { ID, type StepProps } from './types.ts';
 import './DetailsStep.css';

@@ -3,9 +3,9 @@
  * drop-off, then the address or the service centre's details. Both blocks are in the markup and
  * CSS shows the one matching the checked radio, so the step also works without JavaScript.
  */
-import { BOOKING_LIMITS, REGIONS, TIME_SLOTS } from '../../../src/domain/booking-rules.ts';
-import { HOURS, type BusinessInfo } from '../../../src/domain/business.ts';
-import { MESSAGES } from '../../../src/domain/messages.ts';
+import { BOOKING_LIMITS, REGIONS, TIME_SLOTS } from '#domain/booking-rules.ts';
+import { HOURS, type BusinessInfo } from '#domain/business.ts';
+import { MESSAGES } from '#domain/messages.ts';
 import { SelectField, TextField, errorFor } from '../Field.tsx';
 import { Icon } from '../Icon.tsx';
 import { ID, type StepProps } from './types.ts';

@@ -15,7 +15,7 @@ import {
   isCoatingType,
   lowestPrice,
   type ServicePackage,
-} from '../../../src/domain/catalogue.ts';
+} from '#domain/catalogue.ts';
 import { errorFor } from '../Field.tsx';
 import { CheckList } from '../CheckList.tsx';
 import { Icon } from '../Icon.tsx';

@@ -1,6 +1,6 @@
 /** What each wizard step receives from the wizard. */
-import type { BookingInput } from '../../../src/domain/booking-rules.ts';
-import type { FieldError } from '../../../src/domain/messages.ts';
+import type { BookingInput } from '#domain/booking-rules.ts';
+import type { FieldError } from '#domain/messages.ts';
 
 export interface StepProps {
   values: BookingInput;

@@ -4,7 +4,7 @@
  * PostgreSQL through /v1/bookings, a page at a time.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { BOOKING_STATUSES } from '../../../src/domain/booking-status.ts';
+import { BOOKING_STATUSES } from '#domain/booking-status.ts';
 import { ApiError, filterQuery, staffApi, type BookingDto, type BookingFilters, type StatusChangeDto } from '../../lib/staff-api.ts';
 import { BookingCard } from './BookingCard.tsx';
 import { BookingModal } from './BookingModal.tsx';

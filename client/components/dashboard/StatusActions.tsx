@@ -1,5 +1,5 @@
 /** The status changes allowed from a booking's current status, as buttons. */
-import { actionsFrom } from '../../../src/domain/booking-status.ts';
+import { actionsFrom } from '#domain/booking-status.ts';
 import type { BookingDto } from '../../lib/staff-api.ts';
 
 export function StatusActions({ booking, busy, onChange }: { booking: BookingDto; busy: boolean; onChange(booking: BookingDto, status: string): void }) {

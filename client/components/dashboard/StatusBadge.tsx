@@ -1,5 +1,5 @@
 /** The coloured status badge: pending yellow, confirmed green, completed blue, cancelled red, anything else grey. */
-import { isBookingStatus } from '../../../src/domain/booking-status.ts';
+import { isBookingStatus } from '#domain/booking-status.ts';
 import './StatusBadge.css';
 
 export function StatusBadge({ status }: { status: string }) {

@@ -18,8 +18,8 @@ import { CLIENT_DIST_DIR } from '../../paths.ts';
 import { loadClientAssets } from '../../render/assets.ts';
 import { renderDocument } from '../../render/document.ts';
 import { FAVICON_SVG } from '../../render/favicon.ts';
-import { NOT_FOUND_PATH } from '../../../client/page-props.ts';
-import { findPage } from '../../../client/routes.ts';
+import { NOT_FOUND_PATH } from '#client/page-props.ts';
+import { findPage } from '#client/routes.ts';
 
 export interface PageOptions {
   status?: number;

@@ -22,7 +22,7 @@ import { bookingWindow } from '../../domain/booking-dates.ts';
 import { PACKAGES } from '../../domain/catalogue.ts';
 import { formError } from '../../errors.ts';
 import { createBooking } from '../../services/booking.service.ts';
-import type { BookingState, WizardStep } from '../../../client/page-state.ts';
+import type { BookingState, WizardStep } from '#client/page-state.ts';
 import { BOOKING_RECEIVED } from './home.ts';
 
 const textFields = Object.fromEntries(

@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import type { ContactInput } from '../../domain/contact-rules.ts';
 import { formError } from '../../errors.ts';
 import { receiveContactMessage } from '../../services/contact.service.ts';
-import type { ContactState } from '../../../client/page-state.ts';
+import type { ContactState } from '#client/page-state.ts';
 import { ContactBody } from '../v1/contact-us-form.ts';
 
 const EMPTY: ContactInput = { name: '', email: '', phone: '', message: '' };

@@ -11,7 +11,7 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { assertSameOrigin } from '../../same-origin.ts';
 import { WRONG_PASSWORD_MESSAGE } from '../v1/auth/login.ts';
-import type { DashboardState } from '../../../client/page-state.ts';
+import type { DashboardState } from '#client/page-state.ts';
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   const mode = app.config.dashboardAuth;

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { MESSAGES } from '../../domain/messages.ts';
-import type { HomeState } from '../../../client/page-state.ts';
+import type { HomeState } from '#client/page-state.ts';
 
 export const BOOKING_RECEIVED = 'received';
 

@@ -4,7 +4,7 @@
  * beside this one).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { PAGES } from '../../../client/routes.ts';
+import { PAGES } from '#client/routes.ts';
 import bookingPage from './booking.ts';
 import contactPage from './contact.ts';
 import dashboardPage from './dashboard.ts';

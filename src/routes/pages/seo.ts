@@ -1,6 +1,6 @@
 /** /sitemap.xml and /robots.txt, built once from the page table. */
 import type { FastifyPluginAsync } from 'fastify';
-import { PAGES } from '../../../client/routes.ts';
+import { PAGES } from '#client/routes.ts';
 import { escapeHtml } from '../../render/document.ts';
 
 const route: FastifyPluginAsync = async (app) => {
