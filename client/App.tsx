@@ -5,6 +5,7 @@ import { Footer } from './components/Footer.tsx';
 import { Header } from './components/Header.tsx';
 import { showFlash } from './lib/toast.ts';
 import { isStaffPath, type PageProps } from './page-props.ts';
+import type { ContactState } from './page-state.ts';
 
 export interface AppProps extends PageProps<unknown> {
   Page: ComponentType<PageProps<never>>;
@@ -25,7 +26,11 @@ export function App({ Page, ...props }: AppProps) {
       <main id="main" tabIndex={-1}>
         <Page {...(props as PageProps<never>)} />
       </main>
-      <Footer business={props.business} path={props.path} />
+      <Footer
+        business={props.business}
+        path={props.path}
+        newsletterSent={props.path === '/contact' && (props.state as ContactState | null)?.newsletter === true}
+      />
       {!isStaffPath(props.path) && <ContactWidget business={props.business} />}
     </>
   );

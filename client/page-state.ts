@@ -27,6 +27,8 @@ export interface ContactState {
   formError: string | null;
   /** Set after a message sent without JavaScript was saved. */
   sent: boolean;
+  /** Set when the footer's newsletter box was sent without JavaScript (GET /contact?email=…). */
+  newsletter: boolean;
 }
 
 /** The dashboard: which sign-in mode is configured and whether this browser is signed in. */

@@ -32,6 +32,20 @@ t.test('pages', async (t) => {
       t.ok(html.includes(text), `footer: ${text}`);
     }
     t.match(html, /class="newsletter hidden"/, 'the newsletter is hidden on home, as in the original');
+    const payments = /<ul class="payments" aria-label="Payment methods we accept">([\s\S]*?)<\/ul>/.exec(html)![1]!;
+    t.same(
+      [...payments.matchAll(/<li><span class="payment-icon payment-[a-z]+" role="img" aria-label="([^"]+)" title="([^"]+)"><\/span><\/li>/g)].map((match) => [match[1], match[2]]),
+      ['Visa', 'Mastercard', 'EFTPOS', 'Bank transfer', 'Cash'].map((name) => [name, name]),
+      'payment methods are icons with their names',
+    );
+    const band = (page: string) => [...page.matchAll(/<div class="stat"><dt>([^<]+)<\/dt><dd>([^<]+)<\/dd><\/div>/g)].map((match) => `${match[2]} ${match[1]}`);
+    t.same(band(html), ['5000+ Happy customers', '4.9/5 Average rating', '98% Satisfaction rate', '15+ Years of experience'], 'the home page trust figures');
+    for (const figure of ['120 reviews', '1250+', '500+']) t.ok(html.includes(figure), `home: ${figure}`);
+    t.same(
+      band((await app.inject('/about')).body),
+      ['1000+ Happy customers', '4.9/5 Average rating', '98% Satisfaction rate', '3+ Years since 2020'],
+      'the About page has the other reading of the figures, as the original did',
+    );
     t.match(html, /<aside class="contact-widget" aria-label="Quick contact">/);
     t.match(html, /href="https:\/\/wa\.me\/[^"]*\?text=/, 'the chat link carries a prefilled message');
     t.match(html, /href="tel:\+64215550123"/);
@@ -161,6 +175,19 @@ t.test('pages', async (t) => {
     const res = await app.inject('/booking?package=%3C%2Fscript%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E');
     t.equal(res.statusCode, 200);
     t.notMatch(res.body, /<script>alert/);
+  });
+
+  t.test('the newsletter box sent without JavaScript answers on the contact page that sign-up is not open yet', async (t) => {
+    const note = /<p class="form-note" role="status">([^<]*)<\/p>/;
+    t.equal(note.exec((await app.inject('/contact')).body)![1], '', 'no answer before it is sent');
+    const first = await app.inject('/contact?email=aroha%40example.co.nz');
+    t.equal(first.statusCode, 200);
+    t.equal(note.exec(first.body)![1], 'Our newsletter is not open yet. Follow us on Facebook or Instagram for offers.');
+    t.notMatch(first.body, /aroha@example/, 'the address is neither kept nor shown');
+    const other = await app.inject('/contact?email=');
+    t.equal(note.exec(other.body)![1], 'Our newsletter is not open yet. Follow us on Facebook or Instagram for offers.');
+    t.equal(other.headers.etag, first.headers.etag, 'one cached variant, whatever the address');
+    t.match(first.body, /<form class="newsletter-form" action="\/contact#newsletter-title" method="get">/, 'the answer is scrolled into view');
   });
 
   t.test('an unknown path is a real 404 page', async (t) => {

@@ -5,6 +5,7 @@ import { PACKAGES } from '#domain/catalogue.ts';
 import { isStaffPath } from '../page-props.ts';
 import { SocialLinks } from './SocialLinks.tsx';
 import { Icon } from './Icon.tsx';
+import { PaymentMethods } from './PaymentMethods.tsx';
 import './Footer.css';
 
 const QUICK_LINKS = [
@@ -18,17 +19,19 @@ const QUICK_LINKS = [
 /** The original's later pages (booking and legal) carried a different hours statement (spec section 9). */
 const LATER_PAGES = ['/booking', '/privacy-policy', '/terms'];
 
-const PAYMENT_METHODS = ['Visa', 'Mastercard', 'EFTPOS', 'Bank transfer', 'Cash'];
+const NEWSLETTER_NOT_OPEN = 'Our newsletter is not open yet. Follow us on Facebook or Instagram for offers.';
 
 /**
  * The original had a newsletter box with no sign-up behind it. It is kept (hidden on the home
- * page, as there), but it says plainly that sign-up is not open rather than pretending to subscribe.
+ * page, as there), but it says plainly that sign-up is not open rather than pretending to
+ * subscribe: at once with JavaScript, and without it on the contact page the form goes to
+ * (/contact?email=…, `sent`), rendered by the server.
  */
-function Newsletter({ hidden }: { hidden: boolean }) {
-  const [note, setNote] = useState('');
+function Newsletter({ hidden, sent }: { hidden: boolean; sent: boolean }) {
+  const [note, setNote] = useState(sent ? NEWSLETTER_NOT_OPEN : '');
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setNote('Our newsletter is not open yet. Follow us on Facebook or Instagram for offers.');
+    setNote(NEWSLETTER_NOT_OPEN);
   };
   return (
     <section className={hidden ? 'newsletter hidden' : 'newsletter'} aria-labelledby="newsletter-title">
@@ -37,7 +40,7 @@ function Newsletter({ hidden }: { hidden: boolean }) {
           <h2 id="newsletter-title">Stay in the loop</h2>
           <p>Seasonal offers and car-care tips.</p>
         </div>
-        <form className="newsletter-form" onSubmit={onSubmit} action="/contact" method="get">
+        <form className="newsletter-form" onSubmit={onSubmit} action="/contact#newsletter-title" method="get">
           <label htmlFor="newsletter-email" className="visually-hidden">
             Email address
           </label>
@@ -54,10 +57,10 @@ function Newsletter({ hidden }: { hidden: boolean }) {
   );
 }
 
-export function Footer({ business, path }: { business: BusinessInfo; path: string }) {
+export function Footer({ business, path, newsletterSent = false }: { business: BusinessInfo; path: string; newsletterSent?: boolean }) {
   return (
     <footer className="site-footer">
-      {!isStaffPath(path) && <Newsletter hidden={path === '/'} />}
+      {!isStaffPath(path) && <Newsletter hidden={path === '/'} sent={newsletterSent} />}
       <div className="container footer-grid">
         <section aria-labelledby="footer-about">
           <h2 id="footer-about" className="footer-title">
@@ -114,11 +117,7 @@ export function Footer({ business, path }: { business: BusinessInfo; path: strin
         </section>
       </div>
       <div className="container footer-bottom">
-        <ul className="payments" aria-label="Payment methods we accept">
-          {PAYMENT_METHODS.map((method) => (
-            <li key={method}>{method}</li>
-          ))}
-        </ul>
+        <PaymentMethods />
         <ul className="legal-links">
           <li>
             <a href="/privacy-policy">Privacy Policy</a>

@@ -1,5 +1,5 @@
 /** About (spec section 2): our journey since 2020, three core values, the team, and a call to action. */
-import { ABOUT, STATS } from '#domain/content.ts';
+import { ABOUT, ABOUT_STATS } from '#domain/content.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
 import { FeatureCard, Section, StatsBand } from '../components/blocks.tsx';
 import type { IconName } from '../components/Icon.tsx';
@@ -23,7 +23,7 @@ export default function AboutPage() {
         </div>
       </Section>
 
-      <StatsBand stats={STATS} />
+      <StatsBand stats={ABOUT_STATS} />
 
       <Section id="values" title="Our Core Values" tint>
         <ul className="card-grid three">

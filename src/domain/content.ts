@@ -50,11 +50,23 @@ export const FEATURES: readonly Feature[] = [
   { icon: 'star', title: `Prices From $${STARTING_PRICE}`, description: 'Clear, fixed prices by vehicle size. No surprises on the day.' },
 ];
 
+/*
+ * The original's trust figures disagree with one another (spec section 1: 500+, 1000+ and 5000+
+ * customers, 120 and 1250+ reviews, 15+ years in one place and 3+ years since 2020 in another);
+ * each is shown as it was: the home page's stats band and review row, the About page's band.
+ */
 export const STATS: readonly Stat[] = [
   { value: '5000+', label: 'Happy customers' },
   { value: '4.9/5', label: 'Average rating' },
   { value: '98%', label: 'Satisfaction rate' },
   { value: '15+', label: 'Years of experience' },
+];
+
+export const ABOUT_STATS: readonly Stat[] = [
+  { value: '1000+', label: 'Happy customers' },
+  { value: '4.9/5', label: 'Average rating' },
+  { value: '98%', label: 'Satisfaction rate' },
+  { value: '3+', label: 'Years since 2020' },
 ];
 
 export const SERVICE_TEASERS: readonly ServiceTeaser[] = [
@@ -79,6 +91,7 @@ export const TESTIMONIALS: readonly Testimonial[] = [
 export const REVIEW_BADGES: readonly Stat[] = [
   { value: '4.9/5', label: 'Google, 120 reviews' },
   { value: '1250+', label: 'Five-star reviews' },
+  { value: '500+', label: 'Satisfied customers' },
 ];
 
 export const OFFER = {

@@ -357,6 +357,12 @@ t.test('public site in Chromium', async (t) => {
     t.ok(await page.getByText('Thank you for your message!').isVisible());
     t.equal((await app.db.selectFrom('contact_messages').selectAll().where('name', '=', 'No Script').execute()).length, 1);
 
+    await page.goto(url('/about'));
+    await page.getByLabel('Email address').fill('news@example.com');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.waitForURL(/\/contact\?email=news%40example\.com#newsletter-title$/);
+    t.equal(await page.locator('.newsletter [role="status"]').innerText(), 'Our newsletter is not open yet. Follow us on Facebook or Instagram for offers.', 'the newsletter box answers from the server');
+
     await page.goto(url('/booking'));
     await page.locator('label[for="service-deluxe-clean"]').click();
     t.equal(await page.locator('.includes-title:visible').count(), 1, 'CSS opens the chosen package');

@@ -16,11 +16,18 @@ const EMPTY: ContactInput = { name: '', email: '', phone: '', message: '' };
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/contact',
-    { schema: { hide: true, querystring: Type.Object({ sent: Type.Optional(Type.String({ maxLength: 5 })) }) } },
+    {
+      schema: {
+        hide: true,
+        // email: the footer's newsletter box without JavaScript; only its presence counts (not kept, not shown).
+        querystring: Type.Object({ sent: Type.Optional(Type.String({ maxLength: 5 })), email: Type.Optional(Type.Unknown()) }),
+      },
+    },
     (request, reply) => {
       const sent = request.query.sent === '1';
-      const state: ContactState = { values: EMPTY, errors: [], formError: null, sent };
-      return reply.page({ state, cacheKey: sent ? 'sent' : '' });
+      const newsletter = request.query.email !== undefined;
+      const state: ContactState = { values: EMPTY, errors: [], formError: null, sent, newsletter };
+      return reply.page({ state, cacheKey: [sent && 'sent', newsletter && 'newsletter'].filter(Boolean).join('+') });
     },
   );
 
@@ -41,6 +48,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           errors: error.errors,
           formError: error.errors.length === 0 ? error.message : null,
           sent: false,
+          newsletter: false,
         };
         return reply.headers(error.headers).page({ status: error.statusCode, state, cacheKey: false });
       }
