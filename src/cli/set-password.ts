@@ -9,8 +9,7 @@ import { openDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import { ADMIN_PASSWORD_HASH_KEY, putSetting } from '../db/settings.repository.ts';
 import { hashPassword } from '../services/auth.service.ts';
-
-export const MIN_PASSWORD_LENGTH = 12;
+import { passwordProblem } from '../password-policy.ts';
 
 /** Reads one line from the terminal with echo turned off. */
 function askHidden(question: string): Promise<string> {
@@ -52,7 +51,8 @@ function askHidden(question: string): Promise<string> {
 try {
   const config = loadConfig(process.env);
   const password = await askHidden('New staff password: ');
-  if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`The password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  const weakness = passwordProblem(password);
+  if (weakness) throw new Error(`The password ${weakness}`);
   if ((await askHidden('Repeat it: ')) !== password) throw new Error('The two passwords differ; nothing was changed');
 
   const log = pino({ level: 'warn' });

@@ -34,6 +34,7 @@ export const MESSAGES = {
   contactReceived: 'Thank you for your message! We will get back to you soon.',
   slotFull: 'Sorry, that time is fully booked. Please choose another time or date.',
   validationFailed: 'Please correct the highlighted fields',
+  controlCharacters: 'Please remove the invisible control characters from this field',
   somethingWentWrong: 'Something went wrong',
   networkError: 'We could not reach our booking system. Please check your connection and try again.',
   futureDateAlert: 'Please select a future date for your appointment.',

@@ -45,6 +45,10 @@ type BookingFormBody = Partial<Record<BookingTextField, string>> & {
   action?: 'next' | 'back';
 };
 
+function isFinalStep(body: BookingFormBody | undefined): boolean {
+  return typeof body === 'object' && body !== null && body.step === '3' && body.action !== 'back';
+}
+
 function findPackageParam(value: string | undefined) {
   if (!value) return undefined;
   const wanted = value.trim().toLowerCase();
@@ -84,7 +88,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/booking',
-    { config: { rateLimit: app.rateLimits.wizard }, schema: { hide: true, body: BookingForm } },
+    {
+      // Only the last step writes a booking, so only it spends the booking budget; the steps
+      // before it (and Back) have a generous budget of their own.
+      config: { limit: (request) => (isFinalStep(request.body as BookingFormBody | undefined) ? 'booking' : 'wizardStep') },
+      schema: { hide: true, body: BookingForm },
+    },
     async (request, reply) => {
       const now = app.now();
       const body = request.body as BookingFormBody;

@@ -26,7 +26,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/contact',
-    { config: { rateLimit: app.rateLimits.forms }, schema: { hide: true, body: ContactBody } },
+    { config: { limit: 'contact' }, schema: { hide: true, body: ContactBody } },
     async (request, reply) => {
       const values: ContactInput = { ...EMPTY, ...request.body };
       try {
