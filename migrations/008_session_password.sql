@@ -3,3 +3,6 @@
 -- while that hash is still the one in force. Sessions from before this migration have none and
 -- end, once.
 ALTER TABLE staff_sessions ADD COLUMN password_fingerprint text NOT NULL DEFAULT '';
+
+-- The cap on upcoming bookings per e-mail address counts them by address.
+CREATE INDEX bookings_active_email_idx ON bookings (lower(email), "date") WHERE status IN ('pending', 'confirmed');

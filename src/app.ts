@@ -20,6 +20,7 @@ import rateLimitPlugin from './plugins/external/rate-limit.ts';
 import swaggerPlugin from './plugins/external/swagger.ts';
 import databasePlugin from './plugins/app/database.ts';
 import authPlugin from './plugins/app/auth.ts';
+import formGuardPlugin from './plugins/app/form-guard.ts';
 import renderPlugin from './plugins/app/render.ts';
 import healthRoutes from './routes/health.ts';
 import v1Routes from './routes/v1/index.ts';
@@ -122,6 +123,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(swaggerPlugin);
   await app.register(databasePlugin);
   await app.register(authPlugin);
+  await app.register(formGuardPlugin);
   await app.register(renderPlugin);
 
   await app.register(healthRoutes);

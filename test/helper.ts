@@ -67,6 +67,11 @@ export async function testConfig(t: Test, options: TestAppOptions = {}): Promise
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     RATE_LIMIT_FORMS_MAX: '1000',
     RATE_LIMIT_LOGIN_MAX: '1000',
+    RATE_LIMIT_BOOKINGS_PER_DAY: '100000',
+    RATE_LIMIT_LOGIN_FAILURES_MAX: '100000',
+    BOOKING_MAX_ACTIVE_PER_EMAIL: '1000',
+    // The bot checks of the no-JavaScript forms are tested on their own (test/abuse-limits.test.ts).
+    FORM_MIN_SECONDS: '0',
     ...options.env,
   };
   if (options.backend === 'postgres' && !env.DATABASE_URL) env.DATABASE_URL = await createServerDatabase(t);

@@ -59,7 +59,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const booking = await createBooking(
         app.db,
         { ...emptyBooking(), ...request.body },
-        { now: app.now(), slotCapacity: app.config.bookingSlotCapacity },
+        { now: app.now(), slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail },
       );
       request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created');
       return reply.code(201).send({ message: MESSAGES.bookingCreated, id: booking.id, booking: toBookingDto(booking) });
