@@ -3,7 +3,7 @@
  * configuration and use `inject`; only src/server.ts listens.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
@@ -41,6 +41,8 @@ export interface BuildOptions {
    * run crossing midnight in Auckland cannot move "today" under them.
    */
   now?: () => Date;
+  /** Sees every route as it is registered (test/route-table.test.ts checks each one's rules). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -64,6 +66,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pluginTimeout: 60_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   const headers = securityHeaders(config);
   // A callback hook, not an async one: it runs on every request, pages included. It is the first
@@ -127,7 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(renderPlugin);
 
   await app.register(healthRoutes);
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await app.register(v1Routes, { prefix: '/v1' });
   await app.register(pageRoutes);
 

@@ -38,6 +38,8 @@ export interface TestAppOptions {
   logStream?: DestinationStream;
   /** The app's clock for business dates; pinned to the test file's `testNow` unless given. */
   now?: () => Date;
+  /** Sees every route as it is registered. */
+  onRoute?: (route: import('fastify').RouteOptions) => void;
 }
 
 /** A database of its own on the PostgreSQL server, dropped when the test ends. */
@@ -80,7 +82,7 @@ export async function testConfig(t: Test, options: TestAppOptions = {}): Promise
 
 export async function buildTestApp(t: Test, options: TestAppOptions = {}): Promise<App> {
   const config = await testConfig(t, options);
-  const app = await buildApp(config, { logStream: options.logStream, now: options.now ?? (() => testNow) });
+  const app = await buildApp(config, { logStream: options.logStream, now: options.now ?? (() => testNow), onRoute: options.onRoute });
   t.teardown(() => app.close());
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

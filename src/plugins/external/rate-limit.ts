@@ -24,6 +24,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The abuse budget this route spends on each request (see src/plugins/external/rate-limit.ts). */
     limit?: LimitName | ((request: FastifyRequest) => LimitName);
+    /**
+     * A /v1 route outside the staff tree that anyone may call. Every other /v1 route must refuse
+     * a request without a staff session (test/route-table.test.ts).
+     */
+    public?: boolean;
   }
   interface FastifyInstance {
     limits: {

@@ -43,7 +43,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/create-booking',
     {
-      config: { limit: 'booking' },
+      config: { public: true, limit: 'booking' },
       schema: {
         summary: 'Book a service',
         tags: ['public'],

@@ -9,7 +9,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/auth/login',
     {
-      config: { limit: 'login' },
+      config: { public: true, limit: 'login' },
       schema: {
         summary: 'Sign in as staff',
         tags: ['staff'],
