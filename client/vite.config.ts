@@ -50,6 +50,7 @@ export default defineConfig(({ isSsrBuild }) =>
               server: path.join(root, 'src/server.ts'),
               migrate: path.join(root, 'src/cli/migrate.ts'),
               'set-password': path.join(root, 'src/cli/set-password.ts'),
+              'hash-password': path.join(root, 'src/cli/hash-password.ts'),
             },
             output: { format: 'es', entryFileNames: '[name].js' },
           },

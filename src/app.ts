@@ -3,26 +3,33 @@
  * configuration and use `inject`; only src/server.ts listens.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
-import { AppError, isConnectionError, databaseUnavailable, type ErrorBody } from './errors.ts';
+import { AppError, databaseUnavailable, invalidData, isConnectionError, isDataException, type ErrorBody } from './errors.ts';
 import { loggerOptions } from './logger.ts';
 import { toFieldErrors, validatorCompiler } from './validation.ts';
+import { securityHeaders } from './security-headers.ts';
 import configPlugin from './plugins/app/config.ts';
+import jsonBodyPlugin from './plugins/app/json-body.ts';
+import sameOriginPlugin from './plugins/app/same-origin.ts';
 import cookiePlugin from './plugins/external/cookie.ts';
 import formbodyPlugin from './plugins/external/formbody.ts';
 import rateLimitPlugin from './plugins/external/rate-limit.ts';
 import swaggerPlugin from './plugins/external/swagger.ts';
 import databasePlugin from './plugins/app/database.ts';
 import authPlugin from './plugins/app/auth.ts';
+import formGuardPlugin from './plugins/app/form-guard.ts';
 import renderPlugin from './plugins/app/render.ts';
 import healthRoutes from './routes/health.ts';
 import v1Routes from './routes/v1/index.ts';
 import pageRoutes from './routes/pages/index.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Longest request target (path and query) accepted; 414 above it. */
+export const MAX_URL_LENGTH = 4096;
 
 export type App = FastifyInstance;
 
@@ -34,30 +41,44 @@ export interface BuildOptions {
    * run crossing midnight in Auckland cannot move "today" under them.
    */
   now?: () => Date;
+  /** Sees every route as it is registered (test/route-table.test.ts checks each one's rules). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { ...loggerOptions(config.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: config.bodyLimit,
-    trustProxy: trustProxyOption(config.trustProxy),
+    // Passed as it is: a number is Fastify's hop count (the address that many hops back along
+    // X-Forwarded-For), so a client cannot pick its own address by adding entries in front.
+    trustProxy: config.trustProxy,
     // genReqId reads the header itself, so that a malformed id from outside is replaced.
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Route parameters are ids; a longer one is a 404 without further work.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 100 },
     return503OnClosing: true,
     // The embedded database's first start (initdb in WebAssembly) takes several seconds, and more
     // than Fastify's default 10 s on a small or busy machine; a real database opens at once.
     pluginTimeout: 60_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
-  // A callback hook, not an async one: it runs on every request, pages included.
+  const headers = securityHeaders(config);
+  // A callback hook, not an async one: it runs on every request, pages included. It is the first
+  // hook, so even the errors of later ones carry the security headers.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    reply.headers(headers).header('x-request-id', request.id);
+    // No page or endpoint has a URL anywhere near this long; refusing it first bounds the work
+    // any later step can be made to do on it.
+    if (request.url.length > MAX_URL_LENGTH) {
+      done(new AppError(414, 'URI_TOO_LONG', `The address is too long (at most ${MAX_URL_LENGTH} characters)`));
+      return;
+    }
     done();
   });
 
@@ -76,6 +97,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const unavailable = databaseUnavailable();
       return reply.code(503).headers(unavailable.headers).send({ message: unavailable.message, errors: [] } satisfies ErrorBody);
     }
+    if (isDataException(error)) {
+      request.log.warn({ code: error.code }, 'data exception from the database');
+      const invalid = invalidData();
+      return reply.code(400).send({ message: invalid.message, errors: [] } satisfies ErrorBody);
+    }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'unhandled error');
@@ -92,26 +118,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(configPlugin, { config, now: options.now });
+  await app.register(sameOriginPlugin);
+  await app.register(jsonBodyPlugin);
   await app.register(cookiePlugin);
   await app.register(formbodyPlugin);
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
   await app.register(databasePlugin);
   await app.register(authPlugin);
+  await app.register(formGuardPlugin);
   await app.register(renderPlugin);
 
   await app.register(healthRoutes);
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await app.register(v1Routes, { prefix: '/v1' });
   await app.register(pageRoutes);
 
   return app;
 }
 
-/** A hop count means "trust that many proxies in front of us". */
-function trustProxyOption(value: Config['trustProxy']) {
-  return typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
-}
 
 /** Fastify's own client errors, reworded for people. */
 function clientErrorMessage(error: FastifyError): string {

@@ -5,7 +5,7 @@
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { DEFAULT_BUSINESS, type BusinessInfo } from './domain/business.ts';
-import { meetsOwaspMinimum } from './password-policy.ts';
+import { meetsOwaspMinimum, passwordProblem } from './password-policy.ts';
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 });
 const Positive = Type.Integer({ minimum: 1 });
@@ -26,7 +26,7 @@ export const EnvSchema = Type.Object({
   DB_POOL_MAX: Type.Union([Positive], { default: 10 }),
   DB_CONNECT_TIMEOUT_MS: Type.Union([Positive], { default: 2000 }),
   PUBLIC_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.publicUrl }),
-  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
+  ADMIN_PASSWORD: Type.Optional(Type.String()),
   ADMIN_PASSWORD_HASH: Type.Optional(Type.String({ pattern: '^\\$argon2id\\$v=19\\$m=\\d+,t=\\d+,p=\\d+\\$[A-Za-z0-9+/]+\\$[A-Za-z0-9+/]+$' })),
   DASHBOARD_AUTH: Type.Union([Type.Literal('session'), Type.Literal('prompt')], { default: 'session' }),
   BOOKING_SLOT_CAPACITY: Type.Union([Positive], { default: 2 }),
@@ -35,6 +35,11 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_FORMS_MAX: Type.Union([Positive], { default: 10 }),
   RATE_LIMIT_LOGIN_MAX: Type.Union([Positive], { default: 5 }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Union([Positive], { default: 60 }),
+  RATE_LIMIT_BOOKINGS_PER_DAY: Type.Union([Positive], { default: 20 }),
+  RATE_LIMIT_LOGIN_FAILURES_MAX: Type.Union([Positive], { default: 50 }),
+  BOOKING_MAX_ACTIVE_PER_EMAIL: Type.Union([Positive], { default: 3 }),
+  FORM_MIN_SECONDS: Type.Union([Type.Integer({ minimum: 0 })], { default: 3 }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   SESSION_IDLE_MINUTES: Type.Union([Positive], { default: 60 }),
   SESSION_MAX_HOURS: Type.Union([Positive], { default: 12 }),
   BUSINESS_NAME: Type.Union([NonEmpty], { default: DEFAULT_BUSINESS.name }),
@@ -52,7 +57,7 @@ export const EnvSchema = Type.Object({
 });
 export type Env = Static<typeof EnvSchema>;
 
-const SECRET_VARIABLES = new Set(['ADMIN_PASSWORD', 'ADMIN_PASSWORD_HASH', 'DATABASE_URL']);
+const SECRET_VARIABLES = new Set(['ADMIN_PASSWORD', 'ADMIN_PASSWORD_HASH', 'DATABASE_URL', 'REDIS_URL']);
 
 export interface Config {
   nodeEnv: Env['NODE_ENV'];
@@ -69,11 +74,20 @@ export interface Config {
   adminPasswordHash: string | undefined;
   dashboardAuth: Env['DASHBOARD_AUTH'];
   bookingSlotCapacity: number;
-  trustProxy: boolean | number | string;
+  /** false, true (trust every peer: only when nothing but the proxy can reach the app), or addresses/CIDRs. */
+  trustProxy: boolean | string;
   bodyLimit: number;
-  rateLimit: { formsMax: number; loginMax: number; windowMs: number };
+  rateLimit: { formsMax: number; loginMax: number; windowMs: number; bookingsPerDay: number; loginFailuresMax: number };
+  /** Redis for the rate-limit counters, shared by every instance; in-process counters when absent. */
+  redisUrl: string | undefined;
+  /** Upcoming (pending or confirmed) bookings one e-mail address may hold at once. */
+  maxActiveBookingsPerEmail: number;
+  /** The no-JavaScript forms refuse a post sooner than this after the form was served. */
+  formMinMs: number;
   session: { idleMs: number; maxAgeMs: number };
   business: BusinessInfo;
+  /** PUBLIC_URL's origin when it is configured: what a browser's Origin must be for a write. */
+  publicOrigin: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -94,26 +108,35 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     const shown = SECRET_VARIABLES.has(variable) ? '' : ` (got "${known[variable]}")`;
     throw new ConfigError(`Invalid configuration: ${variable} ${describe(firstError)}${shown}`);
   }
+  const weakness = value.ADMIN_PASSWORD === undefined ? undefined : passwordProblem(value.ADMIN_PASSWORD);
+  if (weakness) throw new ConfigError(`Invalid configuration: ADMIN_PASSWORD ${weakness}`);
   if (value.ADMIN_PASSWORD_HASH && !meetsOwaspMinimum(value.ADMIN_PASSWORD_HASH)) {
     throw new ConfigError(
       'Invalid configuration: ADMIN_PASSWORD_HASH uses weaker argon2id parameters than OWASP\'s minimum (m=19456,t=2,p=1); create one with npm run set-password',
     );
   }
-  return fromEnv(value);
+  return fromEnv(value, known.PUBLIC_URL !== undefined);
 }
 
 function describe(error: { keyword: string; message: string }): string {
   return error.keyword === 'anyOf' || error.keyword === 'const' ? 'is not one of the allowed values' : error.message;
 }
 
-function parseTrustProxy(value: string): boolean | number | string {
+function parseTrustProxy(value: string): boolean | string {
   if (value === 'true') return true;
   if (value === 'false') return false;
-  if (/^\d+$/.test(value)) return Number(value);
+  // Fastify 5 trusts no peer for a hop count (a client can write X-Forwarded-For itself, and a
+  // count cannot tell it from a proxy), so a number would quietly give every visitor the
+  // proxy's address and one shared rate limit. Say so instead.
+  if (/^\d+$/.test(value)) {
+    throw new ConfigError(
+      'Invalid configuration: TRUST_PROXY must be true, false or the addresses/CIDRs of the proxies in front (e.g. 127.0.0.1 or uniquelocal), not a hop count',
+    );
+  }
   return value;
 }
 
-function fromEnv(env: Env): Config {
+function fromEnv(env: Env, publicUrlGiven: boolean): Config {
   return {
     nodeEnv: env.NODE_ENV,
     isProduction: env.NODE_ENV === 'production',
@@ -133,7 +156,12 @@ function fromEnv(env: Env): Config {
       formsMax: env.RATE_LIMIT_FORMS_MAX,
       loginMax: env.RATE_LIMIT_LOGIN_MAX,
       windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,
+      bookingsPerDay: env.RATE_LIMIT_BOOKINGS_PER_DAY,
+      loginFailuresMax: env.RATE_LIMIT_LOGIN_FAILURES_MAX,
     },
+    redisUrl: env.REDIS_URL,
+    maxActiveBookingsPerEmail: env.BOOKING_MAX_ACTIVE_PER_EMAIL,
+    formMinMs: env.FORM_MIN_SECONDS * 1000,
     session: { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: env.SESSION_MAX_HOURS * 3_600_000 },
     business: {
       name: env.BUSINESS_NAME,
@@ -150,5 +178,6 @@ function fromEnv(env: Env): Config {
       mapEmbedUrl: env.MAP_EMBED_URL,
       publicUrl: env.PUBLIC_URL.replace(/\/+$/, ''),
     },
+    publicOrigin: publicUrlGiven ? new URL(env.PUBLIC_URL).origin : undefined,
   };
 }

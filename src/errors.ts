@@ -62,11 +62,23 @@ export function isConnectionError(error: unknown): boolean {
 }
 
 /**
+ * PostgreSQL's class 22 (data exception: a NUL in text, an impossible date, a number out of
+ * range): the input was wrong, so it is the client's error, not the server's.
+ */
+export function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
+export const invalidData = () => new AppError(400, 'INVALID_DATA', 'The request contains a value that cannot be stored');
+
+/**
  * The error to show a visitor whose form post failed: our own errors as they are, a lost
  * database as "temporarily unavailable"; anything else is a bug and is left to the error handler.
  */
 export function formError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   if (isConnectionError(error)) return databaseUnavailable();
+  if (isDataException(error)) return invalidData();
   return undefined;
 }

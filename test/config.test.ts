@@ -13,9 +13,9 @@ t.test('defaults give the embedded database on port 3000', async (t) => {
 });
 
 t.test('values are read and converted', async (t) => {
-  const config = loadConfig({ PORT: '8080', TRUST_PROXY: '1', BOOKING_SLOT_CAPACITY: '5', DASHBOARD_AUTH: 'prompt', PUBLIC_URL: 'https://valet.example.nz/' });
+  const config = loadConfig({ PORT: '8080', TRUST_PROXY: '10.0.0.0/8, 127.0.0.1', BOOKING_SLOT_CAPACITY: '5', DASHBOARD_AUTH: 'prompt', PUBLIC_URL: 'https://valet.example.nz/' });
   t.equal(config.port, 8080);
-  t.equal(config.trustProxy, 1);
+  t.equal(config.trustProxy, '10.0.0.0/8, 127.0.0.1');
   t.equal(config.bookingSlotCapacity, 5);
   t.equal(config.dashboardAuth, 'prompt');
   t.equal(config.business.publicUrl, 'https://valet.example.nz');

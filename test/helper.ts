@@ -38,6 +38,8 @@ export interface TestAppOptions {
   logStream?: DestinationStream;
   /** The app's clock for business dates; pinned to the test file's `testNow` unless given. */
   now?: () => Date;
+  /** Sees every route as it is registered. */
+  onRoute?: (route: import('fastify').RouteOptions) => void;
 }
 
 /** A database of its own on the PostgreSQL server, dropped when the test ends. */
@@ -67,6 +69,11 @@ export async function testConfig(t: Test, options: TestAppOptions = {}): Promise
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     RATE_LIMIT_FORMS_MAX: '1000',
     RATE_LIMIT_LOGIN_MAX: '1000',
+    RATE_LIMIT_BOOKINGS_PER_DAY: '100000',
+    RATE_LIMIT_LOGIN_FAILURES_MAX: '100000',
+    BOOKING_MAX_ACTIVE_PER_EMAIL: '1000',
+    // The bot checks of the no-JavaScript forms are tested on their own (test/abuse-limits.test.ts).
+    FORM_MIN_SECONDS: '0',
     ...options.env,
   };
   if (options.backend === 'postgres' && !env.DATABASE_URL) env.DATABASE_URL = await createServerDatabase(t);
@@ -75,7 +82,7 @@ export async function testConfig(t: Test, options: TestAppOptions = {}): Promise
 
 export async function buildTestApp(t: Test, options: TestAppOptions = {}): Promise<App> {
   const config = await testConfig(t, options);
-  const app = await buildApp(config, { logStream: options.logStream, now: options.now ?? (() => testNow) });
+  const app = await buildApp(config, { logStream: options.logStream, now: options.now ?? (() => testNow), onRoute: options.onRoute });
   t.teardown(() => app.close());
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

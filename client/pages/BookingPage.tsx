@@ -5,6 +5,7 @@
  * messages). Once hydrated the steps change in the browser with the same shared rules, and the
  * booking is sent to /v1/create-booking; the server's answer decides.
  */
+import { Honeypot } from '../components/Honeypot.tsx';
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import {
   ADDRESS_FIELDS,
@@ -210,6 +211,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
                 {formError}
               </p>
             )}
+            {step === 3 && <Honeypot />}
             {step === 1 && <ServiceStep values={values} errors={errors} update={update} />}
             {step === 2 && (
               <ScheduleStep

@@ -3,6 +3,7 @@
  * call to action. The form checks the six rules of spec section 5 in order and shows each message
  * beside its field; with JavaScript off it posts to /contact and the server does the same.
  */
+import { Honeypot } from '../components/Honeypot.tsx';
 import { useState, type FormEvent } from 'react';
 import { HOURS, telHref, type BusinessInfo } from '#domain/business.ts';
 import { CONTACT_LIMITS, validateContact, type ContactInput } from '#domain/contact-rules.ts';
@@ -87,6 +88,7 @@ function ContactForm({ state }: { state: ContactState }) {
   return (
     <form className="card form" method="post" action="/contact#send-message" noValidate={hydrated} onSubmit={onSubmit} aria-labelledby="send-message">
       <h2 id="send-message">Send us a Message</h2>
+      <Honeypot />
       {state.sent && (
         <p className="notice notice-success" role="status">
           <Icon name="check" /> {MESSAGES.contactReceived}

@@ -2,58 +2,18 @@
  * `npm run set-password`: asks twice for a new staff password (without echoing it), stores only
  * its argon2id hash, and ends every open staff session.
  */
-import { stdin, stdout } from 'node:process';
+import { stdout } from 'node:process';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import { ADMIN_PASSWORD_HASH_KEY, putSetting } from '../db/settings.repository.ts';
 import { hashPassword } from '../services/auth.service.ts';
-
-export const MIN_PASSWORD_LENGTH = 12;
-
-/** Reads one line from the terminal with echo turned off. */
-function askHidden(question: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    if (!stdin.isTTY) {
-      reject(new Error('set-password needs an interactive terminal'));
-      return;
-    }
-    // Echo off before the prompt shows: a fast typist (or a script answering the prompt) must
-    // never have the first characters echoed.
-    stdin.setRawMode(true);
-    stdout.write(question);
-    stdin.resume();
-    stdin.setEncoding('utf8');
-    let answer = '';
-    const onData = (chunk: string) => {
-      for (const char of chunk) {
-        if (char === '\r' || char === '\n') {
-          stdin.setRawMode(false);
-          stdin.pause();
-          stdin.off('data', onData);
-          stdout.write('\n');
-          resolve(answer);
-          return;
-        }
-        if (char === '\u0003') {
-          stdin.setRawMode(false);
-          stdout.write('\n');
-          process.exit(130);
-        }
-        if (char === '\u007f' || char === '\b') answer = answer.slice(0, -1);
-        else answer += char;
-      }
-    };
-    stdin.on('data', onData);
-  });
-}
+import { askNewPassword } from './ask-password.ts';
 
 try {
   const config = loadConfig(process.env);
-  const password = await askHidden('New staff password: ');
-  if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`The password must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  if ((await askHidden('Repeat it: ')) !== password) throw new Error('The two passwords differ; nothing was changed');
+  const password = await askNewPassword();
 
   const log = pino({ level: 'warn' });
   const handle = await openDatabase(

@@ -13,6 +13,22 @@ export async function lockSlot(trx: Db, date: string, time: string): Promise<voi
   await sql`select pg_advisory_xact_lock(hashtextextended(${`slot:${date} ${time}`}, 0))`.execute(trx);
 }
 
+export async function lockEmail(trx: Db, email: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`email:${email.toLowerCase()}`}, 0))`.execute(trx);
+}
+
+/** Pending or confirmed bookings of an e-mail address (any case) from `fromDate` on. */
+export async function countActiveForEmail(db: Db, email: string, fromDate: string): Promise<number> {
+  const row = await db
+    .selectFrom('bookings')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .where('status', 'in', ['pending', 'confirmed'])
+    .where('date', '>=', fromDate)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Bookings holding the slot: every booking that is not cancelled. */
 export async function countActiveInSlot(db: Db, date: string, time: string): Promise<number> {
   const row = await db

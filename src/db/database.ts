@@ -56,6 +56,8 @@ export interface StaffSessionsTable {
   last_seen_at: ColumnType<Date, Date | undefined, Date>;
   expires_at: Date;
   staff_name: Generated<string>;
+  /** SHA-256 of the admin password hash the session was signed in under. */
+  password_fingerprint: string;
 }
 
 export interface SettingsTable {

@@ -4,16 +4,20 @@ import type { Database, StaffSession } from './database.ts';
 
 type Db = Kysely<Database>;
 
-export async function insertSession(db: Db, idHash: string, expiresAt: Date, staffName: string): Promise<void> {
-  await db.insertInto('staff_sessions').values({ id_hash: idHash, expires_at: expiresAt, staff_name: staffName }).execute();
+export async function insertSession(db: Db, idHash: string, expiresAt: Date, staffName: string, passwordFingerprint: string): Promise<void> {
+  await db.insertInto('staff_sessions').values({ id_hash: idHash, expires_at: expiresAt, staff_name: staffName, password_fingerprint: passwordFingerprint }).execute();
 }
 
-/** The session if it has neither passed its absolute expiry nor been idle since `idleSince`. */
-export async function findLiveSession(db: Db, idHash: string, now: Date, idleSince: Date): Promise<StaffSession | undefined> {
+/**
+ * The session if it was made under the password in force (its fingerprint), and has neither
+ * passed its absolute expiry nor been idle since `idleSince`.
+ */
+export async function findLiveSession(db: Db, idHash: string, passwordFingerprint: string, now: Date, idleSince: Date): Promise<StaffSession | undefined> {
   return db
     .selectFrom('staff_sessions')
     .selectAll()
     .where('id_hash', '=', idHash)
+    .where('password_fingerprint', '=', passwordFingerprint)
     .where('expires_at', '>', now)
     .where('last_seen_at', '>', idleSince)
     .executeTakeFirst();

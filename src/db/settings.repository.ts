@@ -5,6 +5,8 @@ import type { Database } from './database.ts';
 type Db = Kysely<Database>;
 
 export const ADMIN_PASSWORD_HASH_KEY = 'admin_password_hash';
+/** The hash of ADMIN_PASSWORD made at an earlier start, reused while it still matches. */
+export const ENV_PASSWORD_HASH_KEY = 'admin_password_env_hash';
 
 export async function getSetting(db: Db, key: string): Promise<string | undefined> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();

@@ -12,7 +12,7 @@ import {
   isVehicleType,
 } from './catalogue.ts';
 import { MESSAGES, type FieldError } from './messages.ts';
-import { EMAIL_PATTERN, isBlank, validateLengths } from './text-rules.ts';
+import { EMAIL_PATTERN, isBlank, validateText } from './text-rules.ts';
 
 /** Hourly appointment times, 07:00 to 20:00. */
 export const TIME_SLOTS: readonly string[] = Array.from(
@@ -241,10 +241,11 @@ export function validateDetailsStep(input: Pick<BookingInput, 'name' | 'email' |
 
 /**
  * All rules of the three steps, in the order the wizard checks them; the server's final word.
- * A field reported as too long is not reported again by the step rules.
+ * A field reported as too long or holding control characters is not reported again by the step
+ * rules.
  */
 export function validateBooking(input: BookingInput, window: DateWindow): FieldError[] {
-  const lengthErrors = validateLengths(input, BOOKING_LIMITS);
+  const lengthErrors = validateText(input, BOOKING_LIMITS, ['notes']);
   const tooLongFields = new Set(lengthErrors.map((e) => e.field));
   const ruleErrors = [
     ...validateServiceStep(input),

@@ -1,6 +1,6 @@
 /** The contact form's six checks of spec section 5, in the original's order. */
 import { MESSAGES, type FieldError } from './messages.ts';
-import { EMAIL_PATTERN, isBlank, validateLengths } from './text-rules.ts';
+import { EMAIL_PATTERN, isBlank, validateText } from './text-rules.ts';
 
 export interface ContactInput {
   name: string;
@@ -42,6 +42,6 @@ export function validateContact(input: ContactInput): FieldError[] {
     errors.push({ field: 'email', message: MESSAGES.emailInvalid });
   }
   if (isBlank(input.message)) errors.push({ field: 'message', message: MESSAGES.messageRequired });
-  const tooLongFields = validateLengths(input, CONTACT_LIMITS);
-  return [...errors.filter((e) => !tooLongFields.some((t) => t.field === e.field)), ...tooLongFields];
+  const textErrors = validateText(input, CONTACT_LIMITS, ['message']);
+  return [...errors.filter((e) => !textErrors.some((t) => t.field === e.field)), ...textErrors];
 }

@@ -34,10 +34,18 @@ export const MESSAGES = {
   contactReceived: 'Thank you for your message! We will get back to you soon.',
   slotFull: 'Sorry, that time is fully booked. Please choose another time or date.',
   validationFailed: 'Please correct the highlighted fields',
+  controlCharacters: 'Please remove the invisible control characters from this field',
   somethingWentWrong: 'Something went wrong',
   networkError: 'We could not reach our booking system. Please check your connection and try again.',
   futureDateAlert: 'Please select a future date for your appointment.',
+  honeypotFilled: "Please leave the field marked 'Leave this empty' empty, then send the form again.",
+  submittedTooFast: 'That was quicker than a person can fill in this form. Please check your details and send it again.',
+  formExpired: 'Please send the form again: we could not confirm it was sent from this page. (Your browser must allow cookies from this site.)',
 } as const;
+
+export function tooManyActiveBookings(max: number): string {
+  return `You already have ${max} upcoming bookings with this email address. Please call us to change them or to book more.`;
+}
 
 export function tooLong(max: number): string {
   return `Please keep this under ${max} characters`;

@@ -1,5 +1,5 @@
 /** Text checks shared by the booking and contact rules. */
-import { tooLong, type FieldError } from './messages.ts';
+import { MESSAGES, tooLong, type FieldError } from './messages.ts';
 
 /** The simple e-mail pattern of the original forms: something@something.something, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -18,3 +18,31 @@ export function validateLengths<T extends object>(input: T, limits: Partial<Reco
   return errors;
 }
 
+
+/** C0 control characters other than tab, line feed and carriage return. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+/** Line feed and carriage return, allowed only where a field may hold several lines. */
+const LINE_BREAK = /[\n\r]/;
+
+/** True when the text holds a control character the field may not hold. */
+export function hasControlCharacters(value: string, multiline = false): boolean {
+  return CONTROL.test(value) || (!multiline && LINE_BREAK.test(value));
+}
+
+/**
+ * Every text field that is too long or holds control characters (the database refuses a NUL,
+ * and nothing a person types holds the others); tab is allowed everywhere, line breaks only in
+ * the `multiline` fields.
+ */
+export function validateText<T extends object>(
+  input: T,
+  limits: Partial<Record<keyof T, number>>,
+  multiline: readonly (keyof T)[] = [],
+): FieldError[] {
+  const errors = validateLengths(input, limits);
+  for (const [field, value] of Object.entries(input) as [keyof T & string, unknown][]) {
+    if (typeof value !== 'string' || errors.some((e) => e.field === field)) continue;
+    if (hasControlCharacters(value, multiline.includes(field))) errors.push({ field, message: MESSAGES.controlCharacters });
+  }
+  return errors;
+}

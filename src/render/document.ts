@@ -3,6 +3,7 @@
  * styles, preloads), the markup React rendered, the hydration data and the bundle. Pure: no
  * Fastify, no request.
  */
+import { createHash } from 'node:crypto';
 import type { BusinessInfo } from '../domain/business.ts';
 import { renderPage } from '#client/entry-server.tsx';
 import type { PageProps } from '#client/page-props.ts';
@@ -31,6 +32,14 @@ export function escapeHtml(value: string): string {
 export function serializeData(props: PageProps<unknown>): string {
   return JSON.stringify(props).replace(/</g, '\\u003c');
 }
+
+/**
+ * Without JavaScript the menu toggle cannot work, so the links are simply shown. The only
+ * inline style of any page: the Content-Security-Policy allows it by its hash (NOSCRIPT_STYLE_HASH).
+ */
+export const NOSCRIPT_STYLE =
+  '.menu-toggle{display:none}@media (max-width:51.99rem){.header-bar{flex-wrap:wrap}.site-nav{display:block;position:static;width:100%;box-shadow:none;border:0}}';
+export const NOSCRIPT_STYLE_HASH = `sha256-${createHash('sha256').update(NOSCRIPT_STYLE).digest('base64')}`;
 
 const meta = (attribute: 'name' | 'property', key: string, value: string) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
 
@@ -63,8 +72,7 @@ export function renderDocument({ path, business, assets, state }: DocumentInput)
     '<link rel="manifest" href="/site.webmanifest">',
     ...[...assets.styles, ...pageAssets.styles].map((href) => `<link rel="stylesheet" href="${href}">`),
     ...[assets.script, ...pageAssets.scripts].map((href) => `<link rel="modulepreload" href="${href}">`),
-    // Without JavaScript the menu toggle cannot work, so the links are simply shown.
-    '<noscript><style>.menu-toggle{display:none}@media (max-width:51.99rem){.header-bar{flex-wrap:wrap}.site-nav{display:block;position:static;width:100%;box-shadow:none;border:0}}</style></noscript>',
+    `<noscript><style>${NOSCRIPT_STYLE}</style></noscript>`,
     `<script type="application/ld+json">${jsonLd(businessStructuredData(business))}</script>`,
   ];
   return [

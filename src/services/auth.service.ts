@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import type { Kysely } from 'kysely';
 import type { Database, StaffSession } from '../db/database.ts';
-import { ADMIN_PASSWORD_HASH_KEY, getSetting, insertSettingIfAbsent } from '../db/settings.repository.ts';
+import { ADMIN_PASSWORD_HASH_KEY, ENV_PASSWORD_HASH_KEY, getSetting, insertSettingIfAbsent, putSetting } from '../db/settings.repository.ts';
 import { deleteDeadSessions, deleteSession, findLiveSession, insertSession, touchSession } from '../db/sessions.repository.ts';
 
 /** OWASP's argon2id recommendation (m=19 MiB, t=2, p=1), raised to argon2's stronger defaults. */
@@ -42,13 +42,37 @@ export async function resolveAdminPassword(
   sources: PasswordSources,
 ): Promise<{ hash: string; origin: PasswordOrigin; generatedPassword?: string }> {
   if (sources.adminPasswordHash) return { hash: sources.adminPasswordHash, origin: 'ADMIN_PASSWORD_HASH' };
-  if (sources.adminPassword) return { hash: await hashPassword(sources.adminPassword), origin: 'ADMIN_PASSWORD' };
+  if (sources.adminPassword) return { hash: await envPasswordHash(db, sources.adminPassword), origin: 'ADMIN_PASSWORD' };
   const stored = await getSetting(db, ADMIN_PASSWORD_HASH_KEY);
   if (stored) return { hash: stored, origin: 'stored' };
   const generatedPassword = randomBytes(18).toString('base64url');
   const hash = await hashPassword(generatedPassword);
   if (await insertSettingIfAbsent(db, ADMIN_PASSWORD_HASH_KEY, hash)) return { hash, origin: 'generated', generatedPassword };
   return { hash: (await getSetting(db, ADMIN_PASSWORD_HASH_KEY))!, origin: 'stored' };
+}
+
+/**
+ * ADMIN_PASSWORD's hash: the one stored at an earlier start while it still matches, so that the
+ * password's fingerprint (and so every session) survives a restart and several instances agree;
+ * a new one when the password changed.
+ */
+async function envPasswordHash(db: Kysely<Database>, password: string): Promise<string> {
+  const stored = await getSetting(db, ENV_PASSWORD_HASH_KEY);
+  if (stored && (await verifyPassword(stored, password))) return stored;
+  const hash = await hashPassword(password);
+  if (stored) {
+    await putSetting(db, ENV_PASSWORD_HASH_KEY, hash);
+    return hash;
+  }
+  return (await insertSettingIfAbsent(db, ENV_PASSWORD_HASH_KEY, hash)) ? hash : envPasswordHash(db, password);
+}
+
+/**
+ * What a session records of the password it was made under: the SHA-256 of its hash. When the
+ * password changes, by any means, the sessions of the old one stop working at once.
+ */
+export function passwordFingerprint(hash: string): string {
+  return createHash('sha256').update(hash).digest('hex');
 }
 
 export interface SessionPolicy {
@@ -64,18 +88,18 @@ export function hashSessionId(id: string): string {
 }
 
 /** Starts a session for the staff member who gave `staffName` (shown in status histories). */
-export async function startSession(db: Kysely<Database>, policy: SessionPolicy, staffName = 'Staff', now = new Date()): Promise<string> {
+export async function startSession(db: Kysely<Database>, policy: SessionPolicy, fingerprint: string, staffName = 'Staff', now = new Date()): Promise<string> {
   await deleteDeadSessions(db, now, new Date(now.getTime() - policy.idleMs));
   const id = randomBytes(32).toString('base64url');
-  await insertSession(db, hashSessionId(id), new Date(now.getTime() + policy.maxAgeMs), staffName);
+  await insertSession(db, hashSessionId(id), new Date(now.getTime() + policy.maxAgeMs), staffName, fingerprint);
   return id;
 }
 
 /** The live session the id names, kept alive; undefined when there is none. */
-export async function checkSession(db: Kysely<Database>, id: string, policy: SessionPolicy, now = new Date()): Promise<StaffSession | undefined> {
+export async function checkSession(db: Kysely<Database>, id: string, policy: SessionPolicy, fingerprint: string, now = new Date()): Promise<StaffSession | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
   const idHash = hashSessionId(id);
-  const session = await findLiveSession(db, idHash, now, new Date(now.getTime() - policy.idleMs));
+  const session = await findLiveSession(db, idHash, fingerprint, now, new Date(now.getTime() - policy.idleMs));
   if (!session) return undefined;
   if (now.getTime() - session.last_seen_at.getTime() > TOUCH_INTERVAL_MS) await touchSession(db, idHash, now);
   return session;

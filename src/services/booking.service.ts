@@ -6,15 +6,17 @@
 import type { Kysely } from 'kysely';
 import { priceFor } from '../domain/catalogue.ts';
 import { validateBooking, type BookingInput } from '../domain/booking-rules.ts';
-import { bookingWindow } from '../domain/booking-dates.ts';
-import { MESSAGES } from '../domain/messages.ts';
+import { bookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
+import { MESSAGES, tooManyActiveBookings } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
-import { countActiveInSlot, insertBooking, listAllBookings, lockSlot } from '../db/bookings.repository.ts';
+import { countActiveForEmail, countActiveInSlot, insertBooking, listAllBookings, lockEmail, lockSlot } from '../db/bookings.repository.ts';
 import { conflict, validationFailed } from '../errors.ts';
 
 export interface BookingOptions {
   now: Date;
   slotCapacity: number;
+  /** Upcoming (pending or confirmed) bookings one e-mail address may hold. */
+  maxActivePerEmail: number;
 }
 
 /** Text fields are stored without surrounding spaces; everything else as sent. */
@@ -34,6 +36,12 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
   if (price === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
 
   return db.transaction().execute(async (trx) => {
+    // Locks in one order (address, then slot) so two bookings cannot deadlock.
+    await lockEmail(trx, input.email);
+    if ((await countActiveForEmail(trx, input.email, todayInAuckland(options.now))) >= options.maxActivePerEmail) {
+      const message = tooManyActiveBookings(options.maxActivePerEmail);
+      throw conflict(message, [{ field: 'email', message }]);
+    }
     await lockSlot(trx, input.date, input.time);
     if ((await countActiveInSlot(trx, input.date, input.time)) >= options.slotCapacity) {
       throw conflict(MESSAGES.slotFull, [{ field: 'time', message: MESSAGES.slotFull }]);

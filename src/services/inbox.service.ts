@@ -2,7 +2,8 @@
 import type { Kysely } from 'kysely';
 import type { ContactMessage, Database } from '../db/database.ts';
 import { countUnread, listContactMessages, setRead } from '../db/contact-messages.repository.ts';
-import { notFound, validationFailed } from '../errors.ts';
+import { notFound } from '../errors.ts';
+import { decodeCursorObject, encodeCursor, invalidCursor, isTimestampText, isUuid } from './paging-cursor.ts';
 
 export interface InboxPage {
   messages: ContactMessage[];
@@ -11,15 +12,9 @@ export interface InboxPage {
 }
 
 function decode(value: string): { createdAt: string; id: string } {
-  try {
-    const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    if (typeof parsed?.createdAt === 'string' && typeof parsed?.id === 'string' && /^[0-9a-f-]{36}$/.test(parsed.id) && /^\d{4}-\d{2}-\d{2} [\d:.]+[+-][\d:]+$/.test(parsed.createdAt)) {
-      return { createdAt: parsed.createdAt, id: parsed.id };
-    }
-  } catch {
-    // falls through to the 400 below
-  }
-  throw validationFailed([{ field: 'cursor', message: 'This page link is no longer valid; start from the first page' }]);
+  const parsed = decodeCursorObject(value);
+  if (!isTimestampText(parsed.createdAt) || !isUuid(parsed.id)) throw invalidCursor();
+  return { createdAt: parsed.createdAt, id: parsed.id };
 }
 
 export async function inboxPage(db: Kysely<Database>, options: { unreadOnly: boolean; limit: number; cursor?: string }): Promise<InboxPage> {
@@ -29,7 +24,7 @@ export async function inboxPage(db: Kysely<Database>, options: { unreadOnly: boo
   return {
     messages: page.map(({ created_at_exact: _exact, ...message }) => message),
     unread: await countUnread(db),
-    nextCursor: rows.length > options.limit && last ? Buffer.from(JSON.stringify({ createdAt: last.created_at_exact, id: last.id })).toString('base64url') : null,
+    nextCursor: rows.length > options.limit && last ? encodeCursor({ createdAt: last.created_at_exact, id: last.id }) : null,
   };
 }
 

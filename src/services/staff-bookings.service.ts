@@ -19,34 +19,24 @@ import {
   type BookingRow,
   type BookingSort,
 } from '../db/bookings.repository.ts';
-import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
+import { AppError, conflict, notFound } from '../errors.ts';
+import { isCalendarDate } from '../domain/booking-rules.ts';
+import { decodeCursorObject, encodeCursor, invalidCursor, isTimestampText, isUuid } from './paging-cursor.ts';
 
 export interface BookingPage {
   bookings: Booking[];
   nextCursor: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export function encodeCursor(cursor: BookingCursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
-}
-
 /** A cursor comes back from the client, so it is checked like any other input. */
 export function decodeCursor(value: string, sort: BookingSort): BookingCursor {
-  const invalid = () => validationFailed([{ field: 'cursor', message: 'This page link is no longer valid; start from the first page' }]);
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (typeof parsed !== 'object' || parsed === null || parsed.sort !== sort || typeof parsed.id !== 'string' || !UUID.test(parsed.id)) throw invalid();
+  const parsed = decodeCursorObject(value);
+  if (parsed.sort !== sort || !isUuid(parsed.id)) throw invalidCursor();
   if (sort === 'newest') {
-    if (typeof parsed.createdAt !== 'string' || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(parsed.createdAt)) throw invalid();
+    if (!isTimestampText(parsed.createdAt)) throw invalidCursor();
     return { sort, createdAt: parsed.createdAt, id: parsed.id };
   }
-  if (typeof parsed.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(parsed.date) || typeof parsed.time !== 'string' || !/^\d{2}:00$/.test(parsed.time)) throw invalid();
+  if (typeof parsed.date !== 'string' || !isCalendarDate(parsed.date) || typeof parsed.time !== 'string' || !/^([01]\d|2[0-3]):00$/.test(parsed.time)) throw invalidCursor();
   return { sort, date: parsed.date, time: parsed.time, id: parsed.id };
 }
 

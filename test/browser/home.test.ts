@@ -14,7 +14,7 @@ t.test('home page in Chromium', async (t) => {
     t.ok(await page.getByRole('heading', { level: 1 }).isVisible());
     t.equal(await page.locator('.menu-toggle').isVisible(), false, 'no toggle on a desktop');
     t.ok(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Book Now' }).isVisible());
-    t.same(problems, { consoleErrors: [], failedRequests: [] });
+    t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
     await page.context().close();
   });
 
@@ -45,7 +45,7 @@ t.test('home page in Chromium', async (t) => {
     await page.getByRole('button', { name: 'Open menu' }).waitFor();
     t.equal(await nav.getByRole('link', { name: 'Services' }).isVisible(), false, 'closed again');
     t.equal(await page.getByRole('button', { name: 'Open menu' }).locator('path').getAttribute('d'), 'M4 6h16M4 12h16M4 18h16', 'three bars again');
-    t.same(problems, { consoleErrors: [], failedRequests: [] });
+    t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
     await page.context().close();
   });
 

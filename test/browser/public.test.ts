@@ -29,7 +29,7 @@ t.test('public site in Chromium', async (t) => {
         await waitForHydration(page);
         t.same(await axeViolations(page), [], `${path} at ${width}px`);
       }
-      t.same(problems, { consoleErrors: [], failedRequests: [] }, `no errors at ${width}px`);
+      t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] }, `no errors at ${width}px`);
       await page.goto(url('/no-such-page'));
       await waitForHydration(page);
       t.same(await axeViolations(page), [], `the 404 page at ${width}px`);
@@ -87,7 +87,7 @@ t.test('public site in Chromium', async (t) => {
     t.same(await openStates(), [false, false, true, false, false], 'opening another closes the first');
     await items.nth(2).locator('summary').click();
     t.same(await openStates(), [false, false, false, false, false], 'clicking the open one closes it');
-    t.same(problems, { consoleErrors: [], failedRequests: [] });
+    t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
     await page.context().close();
   });
 
@@ -180,7 +180,7 @@ t.test('public site in Chromium', async (t) => {
     t.match(await bookings(), [
       { service: 'Ceramic Coating', coating_type: 'coat2', selected_vehicle_type: 'Sedan', vehicle_type: 'mid', date: inDays(4), time: '14:00', service_type: 'onsite', house_number: '12A', region: 'Auckland', name: 'Aroha Parata', notes: 'Gate code 1234', status: 'pending', price_nzd: 899 },
     ]);
-    t.same(problems, { consoleErrors: [], failedRequests: [] });
+    t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
     await page.context().close();
   });
 
@@ -337,7 +337,7 @@ t.test('public site in Chromium', async (t) => {
     t.equal(await page.getByLabel('Your Name').inputValue(), '', 'the form is cleared');
     const rows = await app.db.selectFrom('contact_messages').selectAll().where('name', '=', 'Tane').execute();
     t.match(rows, [{ email: 'tane@example.com', message: 'Can you do a fleet of six utes?' }]);
-    t.same(problems, { consoleErrors: [], failedRequests: [] });
+    t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
     await page.context().close();
   });
 

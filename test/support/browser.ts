@@ -24,13 +24,25 @@ export async function launchBrowser(t: Test): Promise<Browser> {
 export interface PageProblems {
   consoleErrors: string[];
   failedRequests: string[];
+  /** Everything the Content-Security-Policy blocked (also reported among the console errors). */
+  cspViolations: string[];
 }
 
 /** A new page at the given width that records console errors and failed requests. */
 export async function openPage(browser: Browser, width: number, options: { javaScript?: boolean } = {}): Promise<{ page: Page; problems: PageProblems }> {
   const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: options.javaScript ?? true });
   const page = await context.newPage();
-  const problems: PageProblems = { consoleErrors: [], failedRequests: [] };
+  const problems: PageProblems = { consoleErrors: [], failedRequests: [], cspViolations: [] };
+  // Reported by the page itself, so that a blocked inline style or script cannot pass unseen.
+  await page.exposeFunction('__reportCspViolation', (text: string) => {
+    problems.cspViolations.push(text);
+    problems.consoleErrors.push(`CSP violation: ${text}`);
+  });
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (event) =>
+      (window as unknown as { __reportCspViolation(text: string): void }).__reportCspViolation(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`),
+    ),
+  );
   // Only our own origin counts: the embedded map's host cannot be reached from a closed network.
   const ours = (url: string) => url.startsWith('http://127.0.0.1');
   page.on('console', (message) => {
@@ -53,7 +65,9 @@ export async function waitForHydration(page: Page): Promise<void> {
 
 /** Runs axe-core on the page (external frames such as the map are not ours) and returns the violations. */
 export async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axe.source });
+  // Evaluated through the DevTools protocol: an injected <script> would be inline script, which
+  // the Content-Security-Policy rightly blocks.
+  await page.evaluate(axe.source);
   const results = await page.evaluate(() =>
     (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run(document, {
       iframes: false,

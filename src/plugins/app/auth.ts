@@ -3,17 +3,23 @@
  * issues and checks session cookies, and provides the one guard (`app.requireStaff`) that the
  * staff route tree installs as a hook.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { checkSession, endSession, resolveAdminPassword, startSession, verifyPassword } from '../../services/auth.service.ts';
+import { checkSession, endSession, passwordFingerprint, resolveAdminPassword, startSession, verifyPassword } from '../../services/auth.service.ts';
 import { unauthorized } from '../../errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     staffAuth: {
       cookieName: string;
-      /** A new session id when the password is right, otherwise undefined. */
-      login(password: string, staffName?: string): Promise<string | undefined>;
+      /**
+       * A new session id when the password is right, otherwise undefined. Refused (429) while
+       * the sign-in attempts from every address together have failed too often.
+       */
+      login(request: FastifyRequest, password: string, staffName?: string): Promise<string | undefined>;
       logout(request: FastifyRequest, reply: FastifyReply): Promise<void>;
       setSessionCookie(reply: FastifyReply, sessionId: string): void;
       isSignedIn(request: FastifyRequest): Promise<boolean>;
@@ -24,6 +30,16 @@ declare module 'fastify' {
     /** The signed-in staff member, set by requireStaff on the staff route tree. */
     staff: { name: string } | null;
   }
+}
+
+/**
+ * How to run set-password where this server runs: through npm when npm started it, otherwise
+ * (the Docker image, `node dist/server/server.js`) the built script beside this one.
+ */
+export function setPasswordCommand(env: NodeJS.ProcessEnv = process.env, moduleUrl = import.meta.url): string {
+  const built = path.join(path.dirname(fileURLToPath(moduleUrl)), 'set-password.js');
+  if (env.npm_lifecycle_event === undefined && existsSync(built)) return `node ${path.relative(process.cwd(), built) || built}`;
+  return 'npm run set-password';
 }
 
 /** The `__Host-` prefix makes browsers refuse the cookie unless it is Secure, host-only and Path=/. */
@@ -37,6 +53,7 @@ export default fp(
     const cookieName = sessionCookieName(config.isProduction);
     const policy = config.session;
     let adminHash: string | undefined;
+    let fingerprint = '';
 
     app.database.addStartupTask('admin password', async (db) => {
       const resolved = await resolveAdminPassword(db, {
@@ -44,10 +61,11 @@ export default fp(
         adminPassword: config.adminPassword,
       });
       adminHash = resolved.hash;
+      fingerprint = passwordFingerprint(resolved.hash);
       if (resolved.generatedPassword) {
         // Printed once, outside the JSON log, so that it is seen and never kept in log storage.
         process.stdout.write(
-          `\n  No admin password was configured, so one was generated for the staff dashboard:\n\n      ${resolved.generatedPassword}\n\n  It is shown only this once. Change it with: npm run set-password\n\n`,
+          `\n  No admin password was configured, so one was generated for the staff dashboard:\n\n      ${resolved.generatedPassword}\n\n  It is shown only this once. Change it with: ${setPasswordCommand()}\n\n`,
         );
       }
       app.log.info({ source: resolved.origin }, 'admin password ready');
@@ -60,7 +78,7 @@ export default fp(
 
     async function sessionOf(request: FastifyRequest) {
       const id = sessionIdOf(request);
-      return id === undefined ? undefined : checkSession(app.db, id, policy);
+      return id === undefined || !adminHash ? undefined : checkSession(app.db, id, policy, fingerprint);
     }
 
     async function isSignedIn(request: FastifyRequest): Promise<boolean> {
@@ -69,10 +87,14 @@ export default fp(
 
     app.decorate('staffAuth', {
       cookieName,
-      async login(password: string, staffName?: string) {
+      async login(request: FastifyRequest, password: string, staffName?: string) {
         app.database.assertReady();
-        if (!adminHash || !(await verifyPassword(adminHash, password))) return undefined;
-        return startSession(app.db, policy, staffName?.trim() || 'Staff');
+        await app.limits.failedSignIns.assertOpen(request);
+        if (!adminHash || !(await verifyPassword(adminHash, password))) {
+          await app.limits.failedSignIns.record(request);
+          return undefined;
+        }
+        return startSession(app.db, policy, fingerprint, staffName?.trim() || 'Staff');
       },
       async logout(request: FastifyRequest, reply: FastifyReply) {
         const id = sessionIdOf(request);
@@ -99,5 +121,5 @@ export default fp(
       request.staff = { name: session.staff_name };
     });
   },
-  { name: 'auth', dependencies: ['config', 'database'] },
+  { name: 'auth', dependencies: ['config', 'database', 'rate-limit'] },
 );

@@ -70,6 +70,23 @@ function compressed(doc: CachedDocument, encoding: Encoding): Buffer {
   return (doc.gzip ??= gzipSync(doc.html, { level: 9 }));
 }
 
+/** The path of a request target, without its query string. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * `/about///` → `/about`, `/` stays `/`. A loop, not a regular expression: a pattern anchored at
+ * the end, such as /(.)\/+$/, is retried from every slash and takes quadratic time on a path of
+ * many slashes, which any visitor can send.
+ */
+export function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47 /* '/' */) end -= 1;
+  return end === path.length ? path : path.slice(0, end);
+}
+
 /** Upper bound on cached variants (pages × packages × days); the oldest is dropped first. */
 const MAX_CACHED = 400;
 
@@ -139,7 +156,7 @@ export default fp(
 
     app.decorateReply('page', function page(this: FastifyReply, options: PageOptions = {}) {
       const status = options.status ?? 200;
-      const requestPath = options.path ?? this.request.url.split('?')[0]!.replace(/(.)\/+$/, '$1');
+      const requestPath = options.path ?? withoutTrailingSlashes(pathOf(this.request.url));
       const pagePath = status === 404 || !findPage(requestPath) ? NOT_FOUND_PATH : requestPath;
       const doc = documentFor(pagePath, options.state, pagePath === NOT_FOUND_PATH ? '' : (options.cacheKey ?? ''));
       this.type('text/html; charset=utf-8');

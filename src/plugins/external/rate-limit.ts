@@ -1,28 +1,136 @@
 /**
- * Rate limits guard writes only (form posts and sign-in): `global: false`, and each write route
- * opts in through `app.rateLimits`. Page views are never limited.
+ * Abuse limits, counted per action whatever the door: a booking made through
+ * POST /v1/create-booking or the no-JavaScript form's last step spends the same budget, and so do
+ * the two ways to send a message and the two ways to sign in. A route declares which budget it
+ * spends with `config: { limit: 'booking' }` (or a function of the request, for the wizard whose
+ * first steps do not write); test/route-table.test.ts fails for a public write that declares none.
+ * Page views are never limited.
+ *
+ * Counters live in this process, or in Redis when REDIS_URL is set (@fastify/rate-limit's Redis
+ * store), so that several instances share one budget.
  */
 import fp from 'fastify-plugin';
-import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import { Redis } from 'ioredis';
 import { AppError } from '../../errors.ts';
 
+const DAY_MS = 86_400_000;
+
+export const LIMIT_NAMES = ['booking', 'wizardStep', 'contact', 'login', 'logout'] as const;
+export type LimitName = (typeof LIMIT_NAMES)[number];
+
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The abuse budget this route spends on each request (see src/plugins/external/rate-limit.ts). */
+    limit?: LimitName | ((request: FastifyRequest) => LimitName);
+    /**
+     * A /v1 route outside the staff tree that anyone may call. Every other /v1 route must refuse
+     * a request without a staff session (test/route-table.test.ts).
+     */
+    public?: boolean;
+  }
   interface FastifyInstance {
-    rateLimits: { forms: RateLimitOptions; wizard: RateLimitOptions; login: RateLimitOptions };
+    limits: {
+      /** Spends one unit of each of the action's budgets for the request's client; 429 when one is exhausted. */
+      spend(request: FastifyRequest, action: LimitName): Promise<void>;
+      /** Failed sign-ins from every address together: checked before a password, counted after a wrong one. */
+      failedSignIns: { assertOpen(request: FastifyRequest): Promise<void>; record(request: FastifyRequest): Promise<void> };
+    };
   }
 }
 
-export default fp(async (app) => {
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'RATE_LIMITED', `Too many requests. Please try again in ${context.after}.`),
-  });
-  const { formsMax, loginMax, windowMs } = app.config.rateLimit;
-  app.decorate('rateLimits', {
-    forms: { max: formsMax, timeWindow: windowMs },
-    // The booking wizard without JavaScript posts once per step, and only the last post writes.
-    wizard: { max: formsMax * 3, timeWindow: windowMs },
-    login: { max: loginMax, timeWindow: windowMs * 5 },
-  });
-}, { name: 'rate-limit', dependencies: ['config'] });
+interface Budget {
+  max: number;
+  timeWindow: number;
+}
+
+type Limiter = ReturnType<import('fastify').FastifyInstance['createRateLimit']>;
+
+function tooMany(message: string, seconds: number): AppError {
+  return new AppError(429, 'RATE_LIMITED', message, [], { 'retry-after': String(Math.max(1, seconds)) });
+}
+
+/** "3 minutes", "1 hour": the wait, for people. */
+export function waitText(seconds: number): string {
+  if (seconds < 90) return `${Math.max(1, seconds)} second${seconds === 1 ? '' : 's'}`;
+  if (seconds < 5400) return `${Math.ceil(seconds / 60)} minutes`;
+  return `${Math.ceil(seconds / 3600)} hours`;
+}
+
+export default fp(
+  async (app) => {
+    const { config } = app;
+    let redis: Redis | undefined;
+    if (config.redisUrl) {
+      // Fail fast instead of queueing: a lost Redis answers 503 at once (skipOnError is off, so a
+      // limit is never silently lifted), and the client reconnects by itself.
+      redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+      redis.on('error', (err: Error) => app.log.warn({ err: { message: err.message } }, 'redis unreachable'));
+      await redis.connect().catch((err: Error) => app.log.error({ err: { message: err.message } }, 'redis unreachable at start'));
+      app.addHook('onClose', async () => void redis?.disconnect());
+    }
+    await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'valet-rate-limit:' } : {}) });
+
+    const { formsMax, loginMax, windowMs, bookingsPerDay, loginFailuresMax } = config.rateLimit;
+    const budgets: Record<LimitName, Budget[]> = {
+      booking: [
+        { max: formsMax, timeWindow: windowMs },
+        { max: bookingsPerDay, timeWindow: DAY_MS },
+      ],
+      // The no-JavaScript wizard's steps 1 and 2 (and Back), which only re-render the form.
+      wizardStep: [{ max: formsMax * 6, timeWindow: windowMs }],
+      contact: [{ max: formsMax, timeWindow: windowMs }],
+      login: [{ max: loginMax, timeWindow: windowMs * 5 }],
+      logout: [{ max: formsMax * 6, timeWindow: windowMs }],
+    };
+    const limiters = new Map<LimitName, Limiter[]>();
+    for (const name of LIMIT_NAMES) {
+      limiters.set(
+        name,
+        budgets[name].map((budget, index) =>
+          app.createRateLimit({ ...budget, keyGenerator: (request: FastifyRequest) => `${name}:${index}:${request.ip}` }),
+        ),
+      );
+    }
+
+    async function spend(request: FastifyRequest, action: LimitName): Promise<void> {
+      for (const limiter of limiters.get(action)!) {
+        const result = await limiter(request);
+        if (result.isAllowed || !result.isExceeded) continue;
+        const daily = result.timeWindow >= DAY_MS;
+        throw tooMany(
+          daily
+            ? `You have reached today's limit of online bookings from this connection. Please call us, or try again in ${waitText(result.ttlInSeconds)}.`
+            : `Too many requests. Please try again in ${waitText(result.ttlInSeconds)}.`,
+          result.ttlInSeconds,
+        );
+      }
+    }
+
+    const failures = app.createRateLimit({ max: loginFailuresMax, timeWindow: windowMs * 15, keyGenerator: () => 'login-failures:all' });
+    const failedSignIns = {
+      async assertOpen(request: FastifyRequest) {
+        const state = await failures(request, { increment: false });
+        if (!state.isAllowed && state.remaining <= 0) {
+          throw tooMany(`Sign-in is paused after many wrong passwords. Please try again in ${waitText(state.ttlInSeconds)}.`, state.ttlInSeconds);
+        }
+      },
+      async record(request: FastifyRequest) {
+        await failures(request);
+      },
+    };
+
+    app.decorate('limits', { spend, failedSignIns });
+
+    // After the body is parsed (the wizard's budget depends on its step), before it is validated:
+    // an invalid post spends the budget too.
+    app.addHook('onRoute', (route) => {
+      const limit = route.config?.limit;
+      if (limit === undefined) return;
+      const hook: preValidationAsyncHookHandler = async (request) => spend(request, typeof limit === 'function' ? limit(request) : limit);
+      route.preValidation = [hook, ...(Array.isArray(route.preValidation) ? route.preValidation : route.preValidation ? [route.preValidation] : [])];
+    });
+  },
+  { name: 'rate-limit', dependencies: ['config'] },
+);

@@ -20,6 +20,7 @@ import {
 } from '../../domain/booking-rules.ts';
 import { bookingWindow } from '../../domain/booking-dates.ts';
 import { PACKAGES } from '../../domain/catalogue.ts';
+import { HONEYPOT_FIELD } from '../../domain/forms.ts';
 import { formError } from '../../errors.ts';
 import { createBooking } from '../../services/booking.service.ts';
 import type { BookingState, WizardStep } from '#client/page-state.ts';
@@ -33,6 +34,7 @@ const BookingForm = Type.Object(
   {
     ...textFields,
     saveAddress: Type.Optional(Type.Literal('on')),
+    [HONEYPOT_FIELD]: Type.Optional(Type.String({ maxLength: 200 })),
     step: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('2'), Type.Literal('3')])),
     action: Type.Optional(Type.Union([Type.Literal('next'), Type.Literal('back')])),
   },
@@ -41,9 +43,14 @@ const BookingForm = Type.Object(
 
 type BookingFormBody = Partial<Record<BookingTextField, string>> & {
   saveAddress?: 'on';
+  [HONEYPOT_FIELD]?: string;
   step?: '1' | '2' | '3';
   action?: 'next' | 'back';
 };
+
+function isFinalStep(body: BookingFormBody | undefined): boolean {
+  return typeof body === 'object' && body !== null && body.step === '3' && body.action !== 'back';
+}
 
 function findPackageParam(value: string | undefined) {
   if (!value) return undefined;
@@ -73,6 +80,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) => {
       const now = app.now();
       const pkg = findPackageParam(request.query.package);
+      app.formGuard.issue(reply);
       // The earliest date changes at midnight in Auckland, so the day is part of the variant; the
       // state is only built when that variant is not cached yet.
       return reply.page({
@@ -84,7 +92,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/booking',
-    { config: { rateLimit: app.rateLimits.wizard }, schema: { hide: true, body: BookingForm } },
+    {
+      // Only the last step writes a booking, so only it spends the booking budget; the steps
+      // before it (and Back) have a generous budget of their own.
+      config: { limit: (request) => (isFinalStep(request.body as BookingFormBody | undefined) ? 'booking' : 'wizardStep') },
+      schema: { hide: true, body: BookingForm },
+    },
     async (request, reply) => {
       const now = app.now();
       const body = request.body as BookingFormBody;
@@ -106,7 +119,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const errors = validateDetailsStep(values);
       if (errors.length > 0) return render(400, state(now, 3, values, errors));
       try {
-        const booking = await createBooking(app.db, values, { now, slotCapacity: app.config.bookingSlotCapacity });
+        app.formGuard.check(request, reply, body[HONEYPOT_FIELD]);
+        const booking = await createBooking(app.db, values, { now, slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail });
         request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
         return reply.redirect(`/?booking=${BOOKING_RECEIVED}`, 303);
       } catch (caught) {

@@ -6,10 +6,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ContactInput } from '../../domain/contact-rules.ts';
+import { HONEYPOT_FIELD } from '../../domain/forms.ts';
 import { formError } from '../../errors.ts';
 import { receiveContactMessage } from '../../services/contact.service.ts';
 import type { ContactState } from '#client/page-state.ts';
 import { ContactBody } from '../v1/contact-us-form.ts';
+
+const ContactForm = Type.Object(
+  { ...ContactBody.properties, [HONEYPOT_FIELD]: Type.Optional(Type.String({ maxLength: 200 })) },
+  { additionalProperties: false },
+);
 
 const EMPTY: ContactInput = { name: '', email: '', phone: '', message: '' };
 
@@ -26,6 +32,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) => {
       const sent = request.query.sent === '1';
       const newsletter = request.query.email !== undefined;
+      app.formGuard.issue(reply);
       const state: ContactState = { values: EMPTY, errors: [], formError: null, sent, newsletter };
       return reply.page({ state, cacheKey: [sent && 'sent', newsletter && 'newsletter'].filter(Boolean).join('+') });
     },
@@ -33,10 +40,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/contact',
-    { config: { rateLimit: app.rateLimits.forms }, schema: { hide: true, body: ContactBody } },
+    { config: { limit: 'contact' }, schema: { hide: true, body: ContactForm } },
     async (request, reply) => {
-      const values: ContactInput = { ...EMPTY, ...request.body };
+      const { [HONEYPOT_FIELD]: honeypot, ...fields } = request.body;
+      const values: ContactInput = { ...EMPTY, ...fields };
       try {
+        app.formGuard.check(request, reply, honeypot);
         const saved = await receiveContactMessage(app.db, values);
         request.log.info({ contactMessageId: saved.id }, 'contact message received (form post)');
         return reply.redirect('/contact?sent=1#send-message', 303);

@@ -9,7 +9,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { assertSameOrigin } from '../../same-origin.ts';
 import { WRONG_PASSWORD_MESSAGE } from '../v1/auth/login.ts';
 import type { DashboardState } from '#client/page-state.ts';
 
@@ -30,7 +29,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/dashboard/login',
     {
-      config: { rateLimit: app.rateLimits.login },
+      config: { limit: 'login' },
       schema: {
         hide: true,
         body: Type.Object(
@@ -40,8 +39,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      assertSameOrigin(request.headers);
-      const sessionId = request.body.password ? await app.staffAuth.login(request.body.password, request.body.name) : undefined;
+      const sessionId = request.body.password ? await app.staffAuth.login(request, request.body.password, request.body.name) : undefined;
       if (!sessionId) {
         request.log.warn('staff sign-in refused (form)');
         return reply.page({ path: '/dashboard', status: 401, state: { mode, signedIn: false, staffName: null, signInError: WRONG_PASSWORD_MESSAGE } satisfies DashboardState, cacheKey: false });
@@ -52,8 +50,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post('/dashboard/logout', { schema: { hide: true } }, async (request, reply) => {
-    assertSameOrigin(request.headers);
+  app.post('/dashboard/logout', { config: { limit: 'logout' }, schema: { hide: true } }, async (request, reply) => {
     await app.staffAuth.logout(request, reply);
     return reply.redirect(mode === 'prompt' ? '/' : '/dashboard', 303);
   });

@@ -20,7 +20,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/contact-us-form',
     {
-      config: { rateLimit: app.rateLimits.forms },
+      config: { public: true, limit: 'contact' },
       schema: {
         summary: 'Send a message to the business',
         tags: ['public'],

@@ -44,7 +44,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/create-booking',
     {
-      config: { rateLimit: app.rateLimits.forms },
+      config: { public: true, limit: 'booking' },
       schema: {
         summary: 'Book a service',
         tags: ['public'],
@@ -60,7 +60,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const booking = await createBooking(
         app.db,
         { ...emptyBooking(), ...request.body },
-        { now: app.now(), slotCapacity: app.config.bookingSlotCapacity },
+        { now: app.now(), slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail },
       );
       request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created');
       return reply.code(201).send({ message: MESSAGES.bookingCreated, id: booking.id, booking: toBookingDto(booking) });

@@ -10,7 +10,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/auth/login',
     {
-      config: { rateLimit: app.rateLimits.login },
+      config: { public: true, limit: 'login' },
       schema: {
         summary: 'Sign in as staff',
         tags: ['staff'],
@@ -25,7 +25,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const sessionId = await app.staffAuth.login(request.body.password, request.body.name);
+      const sessionId = await app.staffAuth.login(request, request.body.password, request.body.name);
       if (!sessionId) {
         request.log.warn('staff sign-in refused');
         return reply.code(401).send({ message: WRONG_PASSWORD_MESSAGE, errors: [] });

@@ -7,6 +7,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/auth/logout',
     {
+      config: { public: true, limit: 'logout' },
       schema: { summary: 'Sign out', tags: ['staff'], response: { 204: Type.Null(), ...errorResponses } },
     },
     async (request, reply) => {

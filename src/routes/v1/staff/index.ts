@@ -4,7 +4,6 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { SESSION_SECURITY } from '../../../plugins/external/swagger.ts';
-import { assertSameOrigin } from '../../../same-origin.ts';
 import bookingServices from './booking-services.ts';
 import bookingStatus from './booking-status.ts';
 import booking from './booking.ts';
@@ -14,14 +13,14 @@ import bookings from './bookings.ts';
 import contactMessages from './contact-messages.ts';
 import getAllBooking from './getall-booking.ts';
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 const staffRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, security: [{ [SESSION_SECURITY]: [] }] };
   });
-  app.addHook('onRequest', async (request) => {
-    if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request.headers);
+  app.addHook('onRequest', (_request, reply, done) => {
+    // Personal data: never kept by a browser or a proxy cache, not even the 401.
+    reply.header('cache-control', 'no-store');
+    done();
   });
   app.addHook('onRequest', app.requireStaff);
   await app.register(getAllBooking);
