@@ -1,6 +1,8 @@
 /** The page-specific state the server hands to a page (see PageProps.state). */
+import type { DayAvailability } from '../src/domain/availability.ts';
 import type { BookingInput } from '../src/domain/booking-rules.ts';
 import type { ContactInput } from '../src/domain/contact-rules.ts';
+import type { ScheduleShape } from '../src/domain/schedule.ts';
 import type { FieldError } from '../src/domain/messages.ts';
 
 /** Home: a confirmation shown after a booking made without JavaScript (POST, redirect, GET). */
@@ -19,6 +21,8 @@ export interface BookingState {
   /** Earliest and latest bookable dates (YYYY-MM-DD, Auckland), for the date input. */
   minDate: string;
   maxDate: string;
+  /** Step 2 rendered by the server for a date already chosen: that date's slots (null otherwise). */
+  availability: DayAvailability | null;
 }
 
 export interface ContactState {
@@ -36,4 +40,6 @@ export interface DashboardState {
   staffName: string | null;
   /** After a failed sign-in form post. */
   signInError: string | null;
+  /** The times, weekdays and limits of the Schedule view. */
+  schedule: ScheduleShape;
 }

@@ -1,4 +1,5 @@
 /** JSON calls to the /v1 API from the browser. */
+import type { DayAvailability } from '../../src/domain/availability.ts';
 import type { FieldError } from '../../src/domain/messages.ts';
 
 export interface ApiAnswer {
@@ -20,4 +21,11 @@ export async function postJson(url: string, body: unknown): Promise<ApiAnswer> {
     message: typeof data.message === 'string' ? data.message : undefined,
     errors: Array.isArray(data.errors) ? (data.errors as FieldError[]) : [],
   };
+}
+
+/** A date's slots as they stand (GET /v1/availability). */
+export async function getAvailability(date: string): Promise<DayAvailability> {
+  const response = await fetch(`/v1/availability?date=${encodeURIComponent(date)}`, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`availability: ${response.status}`);
+  return response.json();
 }

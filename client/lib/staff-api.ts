@@ -1,7 +1,12 @@
 /** The dashboard's calls to the staff API. Each throws ApiError on a non-2xx answer. */
-import type { BookingDto } from '../../src/routes/v1/schemas.ts';
+import type { Weekday } from '../../src/domain/schedule.ts';
+import type { BookingDto, ClosureDto } from '../../src/routes/v1/schemas.ts';
 
-export type { BookingDto };
+export type { BookingDto, ClosureDto };
+
+export interface ClosureListItem extends ClosureDto {
+  activeBookings: number;
+}
 
 export interface StatusChange {
   from: string;
@@ -67,5 +72,13 @@ export const staffApi = {
   unreadMessages: () => call<{ unread: number }>('/v1/contact-messages?unread=true&limit=1'),
   messages: () => call<{ data: ContactMessageDto[]; unread: number; nextCursor: string | null }>('/v1/contact-messages?limit=50'),
   markMessage: (id: string, read: boolean) => call<ContactMessageDto>(`/v1/contact-messages/${id}/read`, { method: 'POST', body: JSON.stringify({ read }) }),
+  closures: (from = '', to = '') =>
+    call<{ from: string; to: string; data: ClosureListItem[] }>(`/v1/closures?${new URLSearchParams(Object.entries({ from, to }).filter(([, v]) => v))}`),
+  close: (closure: { date: string; time: string | null; reason: string }) =>
+    call<ClosureDto & { affectedBookings: BookingDto[] }>('/v1/closures', { method: 'POST', body: JSON.stringify(closure) }),
+  reopen: (id: string) => call<unknown>(`/v1/closures/${id}`, { method: 'DELETE' }),
+  weeklyClosedDays: () => call<{ days: Weekday[] }>('/v1/schedule/weekly-closed-days'),
+  setWeeklyClosedDays: (days: Weekday[]) =>
+    call<{ days: Weekday[]; affectedBookings: BookingDto[] }>('/v1/schedule/weekly-closed-days', { method: 'PUT', body: JSON.stringify({ days }) }),
   login: (password: string) => fetch('/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password }) }),
 };

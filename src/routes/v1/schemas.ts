@@ -1,6 +1,6 @@
 /** Response and request shapes shared by several /v1 routes. */
 import { Type, type Static } from 'typebox';
-import type { Booking, BookingStatusChange, ContactMessage } from '../../db/database.ts';
+import type { Booking, BookingStatusChange, Closure, ContactMessage } from '../../db/database.ts';
 
 export const FieldErrorSchema = Type.Object({
   field: Type.String({ description: 'The payload key the message is about' }),
@@ -103,6 +103,20 @@ export const ContactMessageSchema = Type.Object({
 
 export function toContactMessageDto(row: ContactMessage): Static<typeof ContactMessageSchema> {
   return { id: row.id, name: row.name, email: row.email, phone: row.phone, message: row.message, read: row.read_at !== null, createdAt: row.created_at.toISOString() };
+}
+
+export const ClosureSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  date: Type.String({ format: 'date' }),
+  time: Type.Union([Type.String(), Type.Null()], { description: 'HH:mm of the slot closed; null when the whole date is closed' }),
+  reason: Type.String({ description: 'For staff only; customers are told "Closed"' }),
+  createdBy: Type.String({ description: 'The name given at sign-in' }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type ClosureDto = Static<typeof ClosureSchema>;
+
+export function toClosureDto(row: Closure): ClosureDto {
+  return { id: row.id, date: row.date, time: row.time, reason: row.reason, createdBy: row.created_by, createdAt: row.created_at.toISOString() };
 }
 
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
