@@ -116,6 +116,19 @@ forEachBackend(t, async (t, backend) => {
     t.ok((await availability(date)).every((s) => s.reason !== 'closed'), 'reopened');
   });
 
+  t.test('a closure racing bookings for its slot lists every booking that got in; the others are refused', async (t) => {
+    const date = inDays(11);
+    const [closure, ...answers] = await Promise.all([
+      staff('POST', '/v1/closures', { date, time: '16:00', reason: 'Race' }),
+      ...Array.from({ length: 4 }, (_, i) => book({ date, time: '16:00', name: `Racer ${i}` })),
+    ]);
+    t.equal(closure!.statusCode, 201);
+    t.ok(answers.every((a) => a.statusCode === 201 || a.statusCode === 409), 'booked or refused, nothing else');
+    const admitted = answers.filter((a) => a.statusCode === 201).map((a) => a.json().id as string);
+    t.ok(admitted.length <= 2, 'never over capacity');
+    t.same(closure!.json().affectedBookings.map((b: { _id: string }) => b._id).sort(), admitted.sort(), 'each booking that got in is listed');
+  });
+
   t.test('weekly closed days: a setting in the schedule, listing the bookings that fall on them', async (t) => {
     const sunday = nextWeekday('sunday', 8);
     const onSunday = (await book({ date: sunday, time: '11:00', name: 'Sunday Customer' })).json().booking;
