@@ -2,6 +2,8 @@
 import type { BookingInput } from '#domain/booking-rules.ts';
 import type { ContactInput } from '#domain/contact-rules.ts';
 import type { FieldError } from '#domain/messages.ts';
+import type { DayAvailability } from '#domain/availability.ts';
+import type { ScheduleShape } from '#domain/schedule.ts';
 
 /** Home: a confirmation shown after a booking made without JavaScript (POST, redirect, GET). */
 export interface HomeState {
@@ -19,6 +21,8 @@ export interface BookingState {
   /** Earliest and latest bookable dates (YYYY-MM-DD, Auckland), for the date input. */
   minDate: string;
   maxDate: string;
+  /** Step 2 rendered by the server for a date already chosen: that date's slots (null otherwise). */
+  availability: DayAvailability | null;
 }
 
 export interface ContactState {
@@ -38,4 +42,6 @@ export interface DashboardState {
   staffName: string | null;
   /** After a failed sign-in form post. */
   signInError: string | null;
+  /** The times, weekdays and limits of the Schedule view. */
+  schedule: ScheduleShape;
 }

@@ -24,6 +24,11 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
+const FORMAT_MESSAGES: Record<string, string> = {
+  date: 'Must be a real date written YYYY-MM-DD',
+  uuid: 'Must be an id (a UUID)',
+};
+
 /** Turns schema errors into `{ field, message }` pairs naming the payload key. */
 export function toFieldErrors(errors: FastifySchemaValidationError[]): FieldError[] {
   const result: FieldError[] = [];
@@ -45,6 +50,9 @@ export function toFieldErrors(errors: FastifySchemaValidationError[]): FieldErro
         break;
       case 'maxLength':
         result.push({ field: path, message: tooLong(Number(error.params.limit)) });
+        break;
+      case 'format':
+        result.push({ field: path, message: FORMAT_MESSAGES[String(error.params.format)] ?? error.message ?? 'Invalid value' });
         break;
       default:
         result.push({ field: path, message: error.message ?? 'Invalid value' });

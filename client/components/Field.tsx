@@ -118,6 +118,10 @@ export interface SelectFieldProps extends BaseProps {
   onChange(value: string): void;
   placeholder: string;
   options: readonly string[];
+  /** The text of an option (default: its value). */
+  labelOf?(option: string): string;
+  /** Options listed but not choosable. */
+  isDisabled?(option: string): boolean;
   nativeRequired?: boolean;
 }
 
@@ -136,8 +140,8 @@ export function SelectField(props: SelectFieldProps) {
       >
         <option value="">{props.placeholder}</option>
         {props.options.map((option) => (
-          <option key={option} value={option}>
-            {option}
+          <option key={option} value={option} disabled={props.isDisabled?.(option)}>
+            {props.labelOf?.(option) ?? option}
           </option>
         ))}
       </select>

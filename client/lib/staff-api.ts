@@ -1,8 +1,13 @@
 /** The dashboard's calls to the staff API. Each throws ApiError on a non-2xx answer. */
-import type { BookingDto, ContactMessageDto, StatusChangeDto } from '#api/schemas.ts';
+import type { Weekday } from '#domain/schedule.ts';
+import type { BookingDto, ClosureDto, ContactMessageDto, StatusChangeDto } from '#api/schemas.ts';
 
 // The API's own shapes (types only: TypeBox stays out of the bundle), for the dashboard's components.
-export type { BookingDto, ContactMessageDto, StatusChangeDto };
+export type { BookingDto, ClosureDto, ContactMessageDto, StatusChangeDto };
+
+export interface ClosureListItem extends ClosureDto {
+  activeBookings: number;
+}
 
 export class ApiError extends Error {
   constructor(
@@ -51,5 +56,13 @@ export const staffApi = {
   unreadMessages: () => call<{ unread: number }>('/v1/contact-messages?unread=true&limit=1'),
   messages: () => call<{ data: ContactMessageDto[]; unread: number; nextCursor: string | null }>('/v1/contact-messages?limit=50'),
   markMessage: (id: string, read: boolean) => call<ContactMessageDto>(`/v1/contact-messages/${id}/read`, { method: 'POST', body: JSON.stringify({ read }) }),
+  closures: (from = '', to = '') =>
+    call<{ from: string; to: string; data: ClosureListItem[] }>(`/v1/closures?${new URLSearchParams(Object.entries({ from, to }).filter(([, v]) => v))}`),
+  close: (closure: { date: string; time: string | null; reason: string }) =>
+    call<ClosureDto & { affectedBookings: BookingDto[] }>('/v1/closures', { method: 'POST', body: JSON.stringify(closure) }),
+  reopen: (id: string) => call<unknown>(`/v1/closures/${id}`, { method: 'DELETE' }),
+  weeklyClosedDays: () => call<{ days: Weekday[] }>('/v1/schedule/weekly-closed-days'),
+  setWeeklyClosedDays: (days: Weekday[]) =>
+    call<{ days: Weekday[]; affectedBookings: BookingDto[] }>('/v1/schedule/weekly-closed-days', { method: 'PUT', body: JSON.stringify({ days }) }),
   login: (password: string) => fetch('/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password }) }),
 };

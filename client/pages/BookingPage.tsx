@@ -10,6 +10,7 @@ import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 're
 import {
   ADDRESS_FIELDS,
   completeServiceChoice,
+  isCalendarDate,
   stepOfField,
   validateDetailsStep,
   validateScheduleStep,
@@ -26,7 +27,7 @@ import { ScheduleStep } from '../components/booking/ScheduleStep.tsx';
 import { ServiceStep } from '../components/booking/ServiceStep.tsx';
 import { WizardProgress } from '../components/booking/WizardProgress.tsx';
 import { ID } from '../components/booking/types.ts';
-import { postJson } from '../lib/api.ts';
+import { getAvailability, postJson } from '../lib/api.ts';
 import { setFlash, showToast } from '../lib/toast.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import type { PageProps } from '../page-props.ts';
@@ -107,6 +108,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
   const [errors, setErrors] = useState<FieldError[]>(state.errors);
   const [formError, setFormError] = useState<string | null>(state.formError);
   const [loading, setLoading] = useState(false);
+  const [availability, setAvailability] = useState(state.availability);
   const heading = useRef<HTMLHeadingElement>(null);
   const previousStep = useRef(step);
 
@@ -123,6 +125,23 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
       ...(saved && ADDRESS_FIELDS.every((field) => current[field] === '') ? { ...saved, saveAddress: true } : {}),
     }));
   }, []);
+
+  // The chosen date's times, fetched whenever step 2 is shown or the date changes (so also after a
+  // 409 sends the customer back here). A chosen time that cannot be had is cleared, its message
+  // (if the server gave one) staying beside it; a failure leaves the times plain and the server decides.
+  useEffect(() => {
+    if (step !== 2 || !isCalendarDate(values.date)) return;
+    let current = true;
+    getAvailability(values.date).then((answer) => {
+      if (!current) return;
+      setAvailability(answer);
+      setValues((v) => (answer.slots.some((slot) => slot.time === v.time && !slot.available) ? { ...v, time: '' } : v));
+    }, () => undefined);
+    return () => {
+      current = false;
+    };
+  }, [step, values.date]);
+  const slots = availability?.date === values.date ? availability.slots : null;
 
   useEffect(() => {
     if (previousStep.current === step) return;
@@ -222,6 +241,8 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
                 minDate={state.minDate}
                 maxDate={state.maxDate}
                 rejectDate={(message) => setErrors([{ field: 'date', message }])}
+                slots={slots}
+                hydrated={hydrated}
               />
             )}
             {step === 3 && <DetailsStep values={values} errors={errors} update={update} />}

@@ -4,7 +4,7 @@
  * original's gate asks with window.prompt and a wrong answer is sent home. The password is checked
  * by the server in both.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { BookingsView } from '../components/dashboard/BookingsView.tsx';
 import { DayView } from '../components/dashboard/DayView.tsx';
 import { Inbox } from '../components/dashboard/Inbox.tsx';
@@ -13,6 +13,9 @@ import type { PageProps } from '../page-props.ts';
 import type { DashboardState } from '../page-state.ts';
 import '../components/Field.css';
 import './DashboardPage.css';
+
+// Loaded when the tab is first opened: the dashboard's own bundle stays within its budget.
+const ScheduleView = lazy(() => import('../components/dashboard/ScheduleView.tsx'));
 
 export const WRONG_PASSWORD_ALERT = 'Incorrect password! Redirecting...';
 
@@ -44,7 +47,7 @@ function SignInForm({ error }: { error: string | null }) {
   );
 }
 
-type Tab = 'bookings' | 'day' | 'messages';
+type Tab = 'bookings' | 'day' | 'messages' | 'schedule';
 
 export default function DashboardPage({ state }: PageProps<DashboardState>) {
   const [signedIn, setSignedIn] = useState(state.signedIn);
@@ -90,6 +93,7 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
     { key: 'bookings', label: 'Bookings' },
     { key: 'day', label: 'Day view' },
     { key: 'messages', label: 'Messages', count: unread },
+    { key: 'schedule', label: 'Schedule' },
   ];
   return (
     <section className="section dashboard">
@@ -118,6 +122,17 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
         {tab === 'bookings' && <BookingsView onSignedOut={signedOut} />}
         {tab === 'day' && <DayView onSignedOut={signedOut} />}
         {tab === 'messages' && <Inbox onSignedOut={signedOut} onUnread={setUnread} />}
+        {tab === 'schedule' && (
+          <Suspense
+            fallback={
+              <div className="spinner" role="status">
+                <span className="visually-hidden">Loading the schedule…</span>
+              </div>
+            }
+          >
+            <ScheduleView shape={state.schedule} onSignedOut={signedOut} />
+          </Suspense>
+        )}
       </div>
     </section>
   );

@@ -64,3 +64,13 @@ export const ContactMessageSchema = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type ContactMessageDto = Static<typeof ContactMessageSchema>;
+
+export const ClosureSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  date: Type.String({ format: 'date' }),
+  time: Type.Union([Type.String(), Type.Null()], { description: 'HH:mm of the slot closed; null when the whole date is closed' }),
+  reason: Type.String({ description: 'For staff only; customers are told "Closed"' }),
+  createdBy: Type.String({ description: 'The name given at sign-in' }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type ClosureDto = Static<typeof ClosureSchema>;

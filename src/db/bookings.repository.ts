@@ -1,5 +1,6 @@
 /** Data access for bookings: plain functions over a Kysely instance or transaction. */
 import { sql, type Kysely } from 'kysely';
+import { TIME_SLOTS } from '../domain/booking-rules.ts';
 import type { Booking, BookingStatusChange, Database, NewBooking } from './database.ts';
 
 type Db = Kysely<Database>;
@@ -8,9 +9,17 @@ export async function insertBooking(db: Db, booking: NewBooking): Promise<Bookin
   return db.insertInto('bookings').values(booking).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Serialises writers of one appointment slot until the end of the transaction. */
-export async function lockSlot(trx: Db, date: string, time: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`slot:${date} ${time}`}, 0))`.execute(trx);
+/**
+ * Serialises the writers of a date's slots until the end of the transaction: one advisory lock per
+ * slot, taken in TIME_SLOTS order so that two writers holding several cannot deadlock. The
+ * schedule lock comes first, shared: writers of different slots never wait for each other, but a
+ * change of the weekly closed days (lockSchedule, exclusive) waits for them, and they for it.
+ */
+export async function lockSlots(trx: Db, date: string, times: readonly string[]): Promise<void> {
+  await sql`select pg_advisory_xact_lock_shared(hashtextextended('schedule', 0))`.execute(trx);
+  for (const time of TIME_SLOTS.filter((slot) => times.includes(slot))) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`slot:${date} ${time}`}, 0))`.execute(trx);
+  }
 }
 
 export async function lockEmail(trx: Db, email: string): Promise<void> {
@@ -39,6 +48,11 @@ export async function countActiveInSlot(db: Db, date: string, time: string): Pro
     .where('status', '<>', 'cancelled')
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** Holds every slot of every date still until the end of the transaction (see lockSlots). */
+export async function lockSchedule(trx: Db): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended('schedule', 0))`.execute(trx);
 }
 
 /** Every booking, newest first. */

@@ -66,12 +66,24 @@ export interface SettingsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+export interface ClosuresTable {
+  id: Generated<string>;
+  /** YYYY-MM-DD, as text like bookings.date. */
+  date: string;
+  /** HH:mm of the one slot closed, or null for the whole date. */
+  time: string | null;
+  reason: string;
+  created_by: string;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface Database {
   bookings: BookingsTable;
   booking_status_changes: BookingStatusChangesTable;
   contact_messages: ContactMessagesTable;
   staff_sessions: StaffSessionsTable;
   settings: SettingsTable;
+  closures: ClosuresTable;
 }
 
 export type Booking = Selectable<BookingsTable>;
@@ -80,4 +92,6 @@ export type BookingUpdate = Updateable<BookingsTable>;
 export type BookingStatusChange = Selectable<BookingStatusChangesTable>;
 export type ContactMessage = Selectable<ContactMessagesTable>;
 export type NewContactMessage = Insertable<ContactMessagesTable>;
+export type Closure = Selectable<ClosuresTable>;
+export type NewClosure = Insertable<ClosuresTable>;
 export type StaffSession = Selectable<StaffSessionsTable>;

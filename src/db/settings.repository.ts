@@ -1,4 +1,4 @@
-/** Key/value settings kept in the database (the stored admin password hash). */
+/** Key/value settings kept in the database (the stored admin password hash, the weekly closed days). */
 import type { Kysely } from 'kysely';
 import type { Database } from './database.ts';
 
@@ -7,6 +7,9 @@ type Db = Kysely<Database>;
 export const ADMIN_PASSWORD_HASH_KEY = 'admin_password_hash';
 /** The hash of ADMIN_PASSWORD made at an earlier start, reused while it still matches. */
 export const ENV_PASSWORD_HASH_KEY = 'admin_password_env_hash';
+
+/** A JSON array of weekday names (see src/domain/availability.ts); absent means open every day. */
+export const WEEKLY_CLOSED_DAYS_KEY = 'weekly_closed_days';
 
 export async function getSetting(db: Db, key: string): Promise<string | undefined> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();

@@ -3,7 +3,7 @@
  * from tomorrow to twelve months ahead. Server-only: the browser receives the window from the
  * server with the page, so date-fns and its time-zone support stay out of the bundle.
  */
-import { addDays, addMonths, format, parse } from 'date-fns';
+import { addDays, addMonths, format, formatISO, parse } from 'date-fns';
 import { TZDate } from '@date-fns/tz';
 import type { DateWindow } from './booking-rules.ts';
 
@@ -27,6 +27,18 @@ export function earliestBookingDate(now: Date): string {
 /** The latest date a booking may be made for: twelve months ahead. */
 export function latestBookingDate(now: Date): string {
   return format(addMonths(parseDay(todayInAuckland(now)), 12), 'yyyy-MM-dd');
+}
+
+/**
+ * The instant an appointment starts, in ISO 8601 with Auckland's offset of that day
+ * ('2026-04-05T07:00:00+12:00'). Slots are wall-clock times, so on the days daylight saving
+ * starts or ends (always at 02:00 or 03:00, before the first slot) they keep their hours and
+ * only the offset changes.
+ */
+export function slotStartsAt(day: string, time: string): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const [hours, minutes] = time.split(':').map(Number) as [number, number];
+  return formatISO(new TZDate(year, month - 1, date, hours, minutes, BUSINESS_TIME_ZONE));
 }
 
 function parseDay(day: string): Date {

@@ -12,13 +12,10 @@ import {
   isVehicleType,
 } from './catalogue.ts';
 import { MESSAGES, type FieldError } from './messages.ts';
+import { TIME_SLOTS } from './schedule.ts';
 import { EMAIL_PATTERN, isBlank, validateText } from './text-rules.ts';
 
-/** Hourly appointment times, 07:00 to 20:00. */
-export const TIME_SLOTS: readonly string[] = Array.from(
-  { length: 14 },
-  (_, i) => `${String(7 + i).padStart(2, '0')}:00`,
-);
+export { TIME_SLOTS } from './schedule.ts';
 
 export const REGIONS = [
   'Auckland',

@@ -29,3 +29,12 @@ export function actionsFrom(status: string): readonly StatusAction[] {
 export function canChangeStatus(from: string, to: string): boolean {
   return actionsFrom(from).some((action) => action.to === to);
 }
+
+/**
+ * A booking holds its place in the slot unless it is cancelled: pending and confirmed ones, and
+ * completed ones, which did take the van (the capacity check, availability and the slot index
+ * all count this way).
+ */
+export function holdsSlot(status: string): boolean {
+  return status !== 'cancelled';
+}

@@ -33,6 +33,7 @@ export const MESSAGES = {
   bookingCreated: 'Thank you! Your booking has been received. We will contact you shortly to confirm it.',
   contactReceived: 'Thank you for your message! We will get back to you soon.',
   slotFull: 'Sorry, that time is fully booked. Please choose another time or date.',
+  slotClosed: 'Sorry, we are closed at that time. Please choose another time or date.',
   validationFailed: 'Please correct the highlighted fields',
   controlCharacters: 'Please remove the invisible control characters from this field',
   somethingWentWrong: 'Something went wrong',

@@ -1,7 +1,8 @@
 /**
- * Taking a booking: the server's final check of every rule, the slot capacity, and the write.
- * The capacity check and the insert share one transaction holding the slot's lock, so two
- * customers racing for the last place cannot both get it.
+ * Taking a booking: the server's final check of every rule, the slot's availability (capacity,
+ * closures, weekly closed days), and the write. The availability check and the insert share one
+ * transaction holding the slot's lock, so two customers racing for the last place cannot both get
+ * it, and a closure made meanwhile is either seen or lists the booking (it takes the same lock).
  */
 import type { Kysely } from 'kysely';
 import { priceFor } from '../domain/catalogue.ts';
@@ -9,7 +10,9 @@ import { validateBooking, type BookingInput } from '../domain/booking-rules.ts';
 import { bookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
 import { MESSAGES, tooManyActiveBookings } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
-import { countActiveForEmail, countActiveInSlot, insertBooking, listAllBookings, lockEmail, lockSlot } from '../db/bookings.repository.ts';
+import { unavailableMessage } from '../domain/availability.ts';
+import { countActiveForEmail, insertBooking, listAllBookings, lockEmail, lockSlots } from '../db/bookings.repository.ts';
+import { currentSlotState } from './availability.service.ts';
 import { conflict, validationFailed } from '../errors.ts';
 
 export interface BookingOptions {
@@ -42,9 +45,11 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       const message = tooManyActiveBookings(options.maxActivePerEmail);
       throw conflict(message, [{ field: 'email', message }]);
     }
-    await lockSlot(trx, input.date, input.time);
-    if ((await countActiveInSlot(trx, input.date, input.time)) >= options.slotCapacity) {
-      throw conflict(MESSAGES.slotFull, [{ field: 'time', message: MESSAGES.slotFull }]);
+    await lockSlots(trx, input.date, [input.time]);
+    const slot = await currentSlotState(trx, input.date, input.time, options.slotCapacity);
+    if (!slot.available) {
+      const message = unavailableMessage(slot.reason!);
+      throw conflict(message, [{ field: 'time', message }]);
     }
     return insertBooking(trx, {
       service: input.service,

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { addDaysToDay, todayInAuckland } from '../domain/booking-dates.ts';
-import { canChangeStatus, type BookingStatus } from '../domain/booking-status.ts';
+import { canChangeStatus, holdsSlot, type BookingStatus } from '../domain/booking-status.ts';
 import type { Booking, BookingStatusChange, Database } from '../db/database.ts';
 import {
   bookingsBetween,
@@ -19,7 +19,9 @@ import {
   type BookingRow,
   type BookingSort,
 } from '../db/bookings.repository.ts';
-import { AppError, conflict, notFound } from '../errors.ts';
+import { lockSlots } from '../db/bookings.repository.ts';
+import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
+import { currentSlotState } from './availability.service.ts';
 import { isCalendarDate } from '../domain/booking-rules.ts';
 import { decodeCursorObject, encodeCursor, invalidCursor, isTimestampText, isUuid } from './paging-cursor.ts';
 
@@ -87,11 +89,20 @@ export interface StatusChangeRequest {
   version: number;
   to: BookingStatus;
   by: string;
+  /** Bookings accepted per slot: a cancelled booking cannot be reopened into a full slot. */
+  slotCapacity: number;
 }
+
+export const REOPEN_MESSAGES = {
+  full: 'This time is fully booked now, so the booking cannot be reopened. Cancel another booking at this time first, or book the customer at another time.',
+  closed: 'This time is closed now, so the booking cannot be reopened. Reopen the time in the Schedule view first, or book the customer at another time.',
+} as const;
 
 /**
  * Changes a booking's status if nobody changed it since the caller looked (compare-and-set on
- * the version): a second tab acting on stale data gets 409 and the booking as it is now.
+ * the version): a second tab acting on stale data gets 409 and the booking as it is now. A
+ * cancelled booking taking its place back is a new claim on the slot: it takes the slot's lock
+ * and is refused when the slot is full or closed, exactly as a new booking would be.
  */
 export async function changeBookingStatus(db: Kysely<Database>, change: StatusChangeRequest): Promise<{ booking: Booking; history: BookingStatusChange[] }> {
   return db.transaction().execute(async (trx) => {
@@ -102,6 +113,14 @@ export async function changeBookingStatus(db: Kysely<Database>, change: StatusCh
     }
     if (!canChangeStatus(current.status, change.to)) {
       throw conflict(`A ${current.status} booking cannot be changed to ${change.to}`, [{ field: 'status', message: `A ${current.status} booking cannot be changed to ${change.to}` }]);
+    }
+    if (!holdsSlot(current.status) && holdsSlot(change.to)) {
+      await lockSlots(trx, current.date, [current.time]);
+      const slot = await currentSlotState(trx, current.date, current.time, change.slotCapacity);
+      if (!slot.available) {
+        const message = slot.reason === 'closed' ? REOPEN_MESSAGES.closed : REOPEN_MESSAGES.full;
+        throw conflict(message, [{ field: 'status', message }]);
+      }
     }
     const updated = await updateStatusIfVersion(trx, change.id, change.version, change.to);
     if (!updated) throw new StaleBookingError((await findBooking(trx, change.id))!);

@@ -2,10 +2,14 @@
  * Step 2, 'Choose Date, Time & Location': date (from tomorrow in Auckland), hourly time, on-site or
  * drop-off, then the address or the service centre's details. Both blocks are in the markup and
  * CSS shows the one matching the checked radio, so the step also works without JavaScript.
+ * Each time says when it is full or closed on the chosen date; once the page is interactive those
+ * times cannot be chosen (without JavaScript the date may change before the post, which the
+ * server then checks, so they stay choosable there).
  */
 import { BOOKING_LIMITS, REGIONS, TIME_SLOTS } from '#domain/booking-rules.ts';
 import { HOURS, type BusinessInfo } from '#domain/business.ts';
 import { MESSAGES } from '#domain/messages.ts';
+import { slotLabel, type SlotState } from '#domain/availability.ts';
 import { SelectField, TextField, errorFor } from '../Field.tsx';
 import { Icon } from '../Icon.tsx';
 import { ID, type StepProps } from './types.ts';
@@ -17,6 +21,10 @@ interface ScheduleStepProps extends StepProps {
   maxDate: string;
   /** Reports a date the customer typed that is already past (it is not accepted). */
   rejectDate(message: string): void;
+  /** The chosen date's slots, once known. */
+  slots: readonly SlotState[] | null;
+  /** Unavailable times are disabled only once the page is interactive. */
+  hydrated: boolean;
 }
 
 const ADDRESS_LABELS = {
@@ -27,7 +35,8 @@ const ADDRESS_LABELS = {
   postalCode: ['Postal Code', 'postal-code'],
 } as const;
 
-export function ScheduleStep({ values, errors, update, business, minDate, maxDate, rejectDate }: ScheduleStepProps) {
+export function ScheduleStep({ values, errors, update, business, minDate, maxDate, rejectDate, slots, hydrated }: ScheduleStepProps) {
+  const slotAt = (time: string) => slots?.find((slot) => slot.time === time);
   const onDate = (date: string) => {
     if (date !== '' && date < minDate) {
       update({ date: '' });
@@ -41,7 +50,23 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
     <div className={dropoff ? 'schedule is-dropoff' : 'schedule'}>
       <div className="field-row">
         <TextField idPrefix={ID} name="date" type="date" label="Date" value={values.date} onChange={onDate} min={minDate} max={maxDate} error={errorFor(errors, 'date')} required nativeRequired />
-        <SelectField idPrefix={ID} name="time" label="Time" placeholder="Select a time" options={TIME_SLOTS} value={values.time} onChange={(time) => update({ time })} error={errorFor(errors, 'time')} required nativeRequired />
+        <SelectField
+          idPrefix={ID}
+          name="time"
+          label="Time"
+          placeholder="Select a time"
+          options={TIME_SLOTS}
+          labelOf={(time) => {
+            const slot = slotAt(time);
+            return slot ? slotLabel(slot) : time;
+          }}
+          isDisabled={(time) => hydrated && slotAt(time)?.available === false}
+          value={values.time}
+          onChange={(time) => update({ time })}
+          error={errorFor(errors, 'time')}
+          required
+          nativeRequired
+        />
       </div>
 
       <fieldset className="choice-group service-type">

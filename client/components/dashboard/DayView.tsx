@@ -4,6 +4,7 @@ import { ApiError, staffApi, type BookingDto } from '../../lib/staff-api.ts';
 import { longDate } from './format.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 import './DayView.css';
+import { BookingLine } from './BookingLine.tsx';
 
 const RANGES = [
   { key: 'today', label: 'Today' },
@@ -60,15 +61,7 @@ export function DayView({ onSignedOut }: { onSignedOut(): void }) {
             <h3 id={`day-${date}`}>{longDate(date)}</h3>
             <ol className="schedule-list">
               {bookings.map((booking) => (
-                <li key={booking._id} className={booking.status === 'cancelled' ? 'cancelled' : undefined}>
-                  <span className="slot">{booking.time}</span>
-                  <span>
-                    <strong>{booking.service}</strong> · {booking.vehicleType.toUpperCase()} · {booking.name} · {booking.phone}
-                    <br />
-                    {booking.serviceType === 'onsite' ? `${booking.houseNumber} ${booking.streetAddress}, ${booking.suburb}` : 'Drop-off at the service centre'}
-                  </span>
-                  <StatusBadge status={booking.status} />
-                </li>
+                <BookingLine key={booking._id} booking={booking} />
               ))}
             </ol>
           </section>

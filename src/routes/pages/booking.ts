@@ -7,9 +7,11 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { withSlotError } from '../../domain/availability.ts';
 import {
   BOOKING_LIMITS,
   completeServiceChoice,
+  isCalendarDate,
   emptyBooking,
   stepOfField,
   validateDetailsStep,
@@ -21,7 +23,8 @@ import {
 import { bookingWindow } from '../../domain/booking-dates.ts';
 import { PACKAGES } from '../../domain/catalogue.ts';
 import { HONEYPOT_FIELD } from '../../domain/forms.ts';
-import { formError } from '../../errors.ts';
+import { formError, isConnectionError } from '../../errors.ts';
+import { availabilityOn } from '../../services/availability.service.ts';
 import { createBooking } from '../../services/booking.service.ts';
 import type { BookingState, WizardStep } from '#client/page-state.ts';
 import { BOOKING_RECEIVED } from './home.ts';
@@ -58,9 +61,16 @@ function findPackageParam(value: string | undefined) {
   return PACKAGES.find((pkg) => pkg.id === wanted || pkg.name.toLowerCase() === wanted);
 }
 
-function state(now: Date, step: WizardStep, values: BookingInput, errors: BookingState['errors'] = [], message: string | null = null): BookingState {
+function state(
+  now: Date,
+  step: WizardStep,
+  values: BookingInput,
+  errors: BookingState['errors'] = [],
+  message: string | null = null,
+  availability: BookingState['availability'] = null,
+): BookingState {
   const window = bookingWindow(now);
-  return { step, values, errors, formError: message, minDate: window.min, maxDate: window.max };
+  return { step, values, errors, formError: message, minDate: window.min, maxDate: window.max, availability };
 }
 
 function valuesOf(body: BookingFormBody): BookingInput {
@@ -105,16 +115,34 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       let values = valuesOf(body);
       const render = (status: number, next: BookingState) => reply.page({ status, state: next, cacheKey: false });
 
-      if (body.action === 'back') return render(200, state(now, Math.max(1, step - 1) as WizardStep, values));
+      /** Step 2 for a date already chosen shows that date's times as they stand (no JavaScript needed). */
+      const availabilityOf = async (date: string): Promise<BookingState['availability']> => {
+        if (!isCalendarDate(date)) return null;
+        try {
+          return { date, slots: await availabilityOn(app.db, date, { now, slotCapacity: app.config.bookingSlotCapacity }) };
+        } catch (caught) {
+          // The times are a help on this step; booking itself says when the database is away.
+          if (!isConnectionError(caught)) throw caught;
+          return null;
+        }
+      };
+      const stepTwo = async (status: number, errors: BookingState['errors'] = [], message: string | null = null) =>
+        render(status, state(now, 2, values, errors, message, await availabilityOf(values.date)));
+
+      if (body.action === 'back') {
+        const previous = Math.max(1, step - 1) as WizardStep;
+        return previous === 2 ? stepTwo(200) : render(200, state(now, previous, values));
+      }
 
       if (step === 1) {
         values = completeServiceChoice(values);
         const errors = validateServiceStep(values);
-        return errors.length > 0 ? render(400, state(now, 1, values, errors)) : render(200, state(now, 2, values));
+        return errors.length > 0 ? render(400, state(now, 1, values, errors)) : stepTwo(200);
       }
       if (step === 2) {
-        const errors = validateScheduleStep(values, bookingWindow(now));
-        return errors.length > 0 ? render(400, state(now, 2, values, errors)) : render(200, state(now, 3, values));
+        const availability = await availabilityOf(values.date);
+        const errors = withSlotError(validateScheduleStep(values, bookingWindow(now)), availability?.slots ?? null, values.time);
+        return errors.length > 0 ? render(400, state(now, 2, values, errors, null, availability)) : render(200, state(now, 3, values));
       }
       const errors = validateDetailsStep(values);
       if (errors.length > 0) return render(400, state(now, 3, values, errors));
@@ -129,7 +157,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         const first = error.errors[0];
         const target = first ? stepOfField(first.field) : 3;
         const message = error.errors.length === 0 || error.statusCode === 409 ? error.message : null;
-        return reply.headers(error.headers).page({ status: error.statusCode, state: state(now, target, values, error.errors, message), cacheKey: false });
+        reply.headers(error.headers);
+        return target === 2 ? stepTwo(error.statusCode, error.errors, message) : render(error.statusCode, state(now, target, values, error.errors, message));
       }
     },
   );

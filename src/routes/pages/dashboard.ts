@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { WRONG_PASSWORD_MESSAGE } from '../v1/auth/login.ts';
+import { SCHEDULE_SHAPE } from '../../domain/schedule.ts';
 import type { DashboardState } from '#client/page-state.ts';
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
@@ -18,7 +19,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   async function stateFor(request: FastifyRequest, signInError: string | null = null): Promise<DashboardState> {
     app.database.assertReady();
     const signedIn = await app.staffAuth.isSignedIn(request);
-    return { mode, signedIn, staffName: null, signInError };
+    return { mode, signedIn, staffName: null, signInError, schedule: SCHEDULE_SHAPE };
   }
 
   app.get('/dashboard', { schema: { hide: true } }, async (request, reply) =>
@@ -42,7 +43,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const sessionId = request.body.password ? await app.staffAuth.login(request, request.body.password, request.body.name) : undefined;
       if (!sessionId) {
         request.log.warn('staff sign-in refused (form)');
-        return reply.page({ path: '/dashboard', status: 401, state: { mode, signedIn: false, staffName: null, signInError: WRONG_PASSWORD_MESSAGE } satisfies DashboardState, cacheKey: false });
+        return reply.page({ path: '/dashboard', status: 401, state: { mode, signedIn: false, staffName: null, signInError: WRONG_PASSWORD_MESSAGE, schedule: SCHEDULE_SHAPE } satisfies DashboardState, cacheKey: false });
       }
       app.staffAuth.setSessionCookie(reply, sessionId);
       request.log.info('staff signed in (form)');

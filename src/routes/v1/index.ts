@@ -4,6 +4,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
+import availability from './availability.ts';
 import contactUsForm from './contact-us-form.ts';
 import createBooking from './create-booking.ts';
 import login from './auth/login.ts';
@@ -20,6 +21,7 @@ const v1Routes: FastifyPluginAsync = async (app) => {
   });
   app.addHook('preHandler', async () => app.database.assertReady());
 
+  await app.register(availability);
   await app.register(contactUsForm);
   await app.register(createBooking);
   await app.register(login);

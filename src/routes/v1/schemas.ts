@@ -3,8 +3,8 @@
  * answers by status code, the id parameter, and the mapping of database rows to those shapes.
  */
 import { Type } from 'typebox';
-import { ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto } from '#api/schemas.ts';
-import type { Booking, BookingStatusChange, ContactMessage } from '../../db/database.ts';
+import { ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto, type ClosureDto } from '#api/schemas.ts';
+import type { Booking, BookingStatusChange, Closure, ContactMessage } from '../../db/database.ts';
 
 /** The error answers every route may give, by status code. */
 export const errorResponses = {
@@ -50,6 +50,10 @@ export function toStatusChangeDto(row: BookingStatusChange): StatusChangeDto {
 
 export function toContactMessageDto(row: ContactMessage): ContactMessageDto {
   return { id: row.id, name: row.name, email: row.email, phone: row.phone, message: row.message, read: row.read_at !== null, createdAt: row.created_at.toISOString() };
+}
+
+export function toClosureDto(row: Closure): ClosureDto {
+  return { id: row.id, date: row.date, time: row.time, reason: row.reason, createdBy: row.created_by, createdAt: row.created_at.toISOString() };
 }
 
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });

@@ -10,8 +10,10 @@ import booking from './booking.ts';
 import bookingsExport from './bookings-export.ts';
 import bookingsUpcoming from './bookings-upcoming.ts';
 import bookings from './bookings.ts';
+import closures from './closures.ts';
 import contactMessages from './contact-messages.ts';
 import getAllBooking from './getall-booking.ts';
+import weeklyClosedDays from './weekly-closed-days.ts';
 
 const staffRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRoute', (route) => {
@@ -31,6 +33,8 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(booking);
   await app.register(bookingStatus);
   await app.register(contactMessages);
+  await app.register(closures);
+  await app.register(weeklyClosedDays);
 };
 
 export default staffRoutes;

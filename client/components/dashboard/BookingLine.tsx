@@ -1,0 +1,19 @@
+/** One booking as a line of a schedule: time, what, who, where, status. */
+import type { BookingDto } from '../../lib/staff-api.ts';
+import { cardDate } from './format.ts';
+import { StatusBadge } from './StatusBadge.tsx';
+
+export function BookingLine({ booking, withDate = false }: { booking: BookingDto; withDate?: boolean }) {
+  return (
+    <li className={booking.status === 'cancelled' ? 'cancelled' : undefined}>
+      <span className="slot">{booking.time}</span>
+      <span>
+        {withDate && <>{cardDate(booking.date)} · </>}
+        <strong>{booking.service}</strong> · {booking.vehicleType.toUpperCase()} · {booking.name} · {booking.phone}
+        <br />
+        {booking.serviceType === 'onsite' ? `${booking.houseNumber} ${booking.streetAddress}, ${booking.suburb}` : 'Drop-off at the service centre'}
+      </span>
+      <StatusBadge status={booking.status} />
+    </li>
+  );
+}

@@ -1,0 +1,281 @@
+/**
+ * The Schedule view (issue 10): close a whole date or one time with a reason, reopen it, and set
+ * the days closed every week. Customers then see those times as "Closed"; bookings already made
+ * are never cancelled by it, they are listed here for staff to call. Loaded when its tab is first
+ * opened, and it imports nothing the public pages use (the times and weekdays come with the page),
+ * so that it adds nothing to their bundles.
+ */
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import type { FieldError } from '#domain/messages.ts';
+import type { ScheduleShape, Weekday } from '#domain/schedule.ts';
+import { ApiError, staffApi, type BookingDto, type ClosureListItem } from '../../lib/staff-api.ts';
+import { BookingLine } from './BookingLine.tsx';
+import { longDate } from './format.ts';
+import './ScheduleView.css';
+
+/**
+ * A labelled control with its message beside it: the shell of client/components/Field.tsx, kept
+ * apart on purpose, since importing that module here would split it out of the chunk the booking
+ * and contact pages share and push the booking page over its 80 KB budget.
+ */
+function Labelled({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: ReactNode }) {
+  return (
+    <div className={error ? 'field has-error' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      {hint && (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {children}
+      {error && (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The attributes tying a control to its hint and message. */
+function described(id: string, error: string | undefined, hint = false) {
+  const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': ids || undefined };
+}
+
+const capitalised = (day: string) => day[0]!.toUpperCase() + day.slice(1);
+
+const when = (date: string, time: string | null) => `${longDate(date)}, ${time ?? 'all day'}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What a change left in place: the bookings staff now need to contact. */
+function Affected({ bookings, where, withDate = false }: { bookings: BookingDto[]; where: string; withDate?: boolean }) {
+  if (bookings.length === 0) return <p>No booking is affected.</p>;
+  return (
+    <>
+      <p>
+        <strong>
+          {plural(bookings.length, 'booking')} {where}
+        </strong>{' '}
+        (nothing was cancelled; please contact the customers):
+      </p>
+      <ol className="schedule-list">
+        {bookings.map((booking) => (
+          <BookingLine key={booking._id} booking={booking} withDate={withDate} />
+        ))}
+      </ol>
+    </>
+  );
+}
+
+export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleShape; onSignedOut(): void }) {
+  /** The range asked for ('' leaves it to the server: today to 12 months ahead) and the one answered. */
+  const [query, setQuery] = useState({ from: '', to: '' });
+  const [list, setList] = useState<{ from: string; to: string; data: ClosureListItem[] } | null>(null);
+  const [today, setToday] = useState<string | undefined>(undefined);
+  const [listError, setListError] = useState<string | null>(null);
+  const [draft, setDraft] = useState({ date: '', time: '', reason: '' });
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [closeError, setCloseError] = useState<string | null>(null);
+  const [closed, setClosed] = useState<{ text: string; affected: BookingDto[] | null } | null>(null);
+  const [weekly, setWeekly] = useState<Weekday[] | null>(null);
+  const [weeklySaved, setWeeklySaved] = useState<{ text: string; affected: BookingDto[] } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  /** A 401 signs out; anything else is reported where it happened. */
+  const failed = useCallback(
+    (caught: unknown, report: (message: string) => void) => {
+      if (caught instanceof ApiError && caught.status === 401) onSignedOut();
+      else report(caught instanceof ApiError ? caught.message : 'The change could not be saved. Check the connection and try again.');
+    },
+    [onSignedOut],
+  );
+
+  const load = useCallback(() => {
+    setListError(null);
+    staffApi.closures(query.from, query.to).then(
+      (answer) => {
+        setList(answer);
+        setToday((known) => known ?? (query.from ? undefined : answer.from));
+      },
+      (caught) => failed(caught, setListError),
+    );
+  }, [query, failed]);
+
+  useEffect(load, [load]);
+
+  useEffect(() => {
+    staffApi.weeklyClosedDays().then((answer) => setWeekly(answer.days), (caught) => failed(caught, () => setWeekly([])));
+  }, [failed]);
+
+  const close = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors([]);
+    setCloseError(null);
+    setClosed(null);
+    try {
+      const answer = await staffApi.close({ date: draft.date, time: draft.time || null, reason: draft.reason });
+      setClosed({ text: `Closed ${when(answer.date, answer.time)}.`, affected: answer.affectedBookings });
+      setDraft({ date: '', time: '', reason: '' });
+      load();
+    } catch (caught) {
+      const fieldErrors = caught instanceof ApiError && Array.isArray(caught.body.errors) ? (caught.body.errors as FieldError[]) : [];
+      setErrors(fieldErrors);
+      if (fieldErrors.length === 0) failed(caught, setCloseError);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const reopen = async (closure: ClosureListItem) => {
+    setBusy(true);
+    setClosed(null);
+    try {
+      await staffApi.reopen(closure.id);
+      setClosed({ text: `Reopened ${when(closure.date, closure.time)}.`, affected: null });
+      load();
+    } catch (caught) {
+      failed(caught, setListError);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const saveWeekly = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!weekly) return;
+    setBusy(true);
+    setWeeklySaved(null);
+    try {
+      const answer = await staffApi.setWeeklyClosedDays(weekly);
+      setWeekly(answer.days);
+      const names = answer.days.map((day) => `${capitalised(day)}s`).join(', ');
+      setWeeklySaved({ text: answer.days.length > 0 ? `Saved: closed on ${names}.` : 'Saved: open every day.', affected: answer.affectedBookings });
+    } catch (caught) {
+      failed(caught, (message) => setWeeklySaved({ text: message, affected: [] }));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const toggleDay = (day: Weekday, on: boolean) => setWeekly((days) => shape.weekdays.filter((d) => (d === day ? on : (days ?? []).includes(d))));
+  const error = (field: string) => errors.find((e) => e.field === field)?.message;
+
+  return (
+    <section className="schedule-view" aria-labelledby="schedule-title">
+      <h2 id="schedule-title" className="visually-hidden">
+        Schedule
+      </h2>
+      <div className="schedule-forms">
+        <form className="card form" aria-labelledby="close-title" onSubmit={close} noValidate>
+          <h3 id="close-title">Close a date or a time</h3>
+          <p className="field-hint">Customers see the time as “Closed” and cannot book it. Bookings already made are kept.</p>
+          {closeError && (
+            <p className="notice notice-error" role="alert">
+              {closeError}
+            </p>
+          )}
+          <Labelled id="closure-date" label="Date" error={error('date')}>
+            <input {...described('closure-date', error('date'))} type="date" required min={today} value={draft.date} onChange={(e) => setDraft((d) => ({ ...d, date: e.target.value }))} />
+          </Labelled>
+          <Labelled id="closure-time" label="Time" error={error('time')}>
+            <select {...described('closure-time', error('time'))} value={draft.time} onChange={(e) => setDraft((d) => ({ ...d, time: e.target.value }))}>
+              <option value="">The whole day</option>
+              {shape.times.map((time) => (
+                <option key={time} value={time}>
+                  {time}
+                </option>
+              ))}
+            </select>
+          </Labelled>
+          <Labelled id="closure-reason" label="Reason" hint="For staff only, e.g. Public holiday, van at the mechanic" error={error('reason')}>
+            <input {...described('closure-reason', error('reason'), true)} required maxLength={shape.reasonMax} value={draft.reason} onChange={(e) => setDraft((d) => ({ ...d, reason: e.target.value }))} />
+          </Labelled>
+          <button type="submit" className="button button-accent" disabled={busy}>
+            Close
+          </button>
+          <div role="status">
+            {closed && (
+              <div className="schedule-result">
+                <p>
+                  <strong>{closed.text}</strong>
+                </p>
+                {closed.affected && <Affected bookings={closed.affected} where="still in this time" />}
+              </div>
+            )}
+          </div>
+        </form>
+
+        <form className="card form" aria-labelledby="weekly-title" onSubmit={saveWeekly}>
+          <h3 id="weekly-title">Closed every week</h3>
+          <fieldset className="weekdays" disabled={weekly === null}>
+            <legend>Days no booking is taken</legend>
+            {shape.weekdays.map((day) => (
+              <label key={day} className="checkbox">
+                <input type="checkbox" name="days" value={day} checked={weekly?.includes(day) ?? false} onChange={(event) => toggleDay(day, event.target.checked)} />
+                {capitalised(day)}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" className="button button-primary" disabled={busy || weekly === null}>
+            Save weekly closed days
+          </button>
+          <div role="status">
+            {weeklySaved && (
+              <div className="schedule-result">
+                <p>
+                  <strong>{weeklySaved.text}</strong>
+                </p>
+                {weeklySaved.affected.length > 0 && <Affected bookings={weeklySaved.affected} where="from today on these days" withDate />}
+              </div>
+            )}
+          </div>
+        </form>
+      </div>
+
+      <section className="card closures" aria-labelledby="closures-title">
+        <h3 id="closures-title">Closed dates and times</h3>
+        <div className="field-row">
+          <Labelled id="closures-from" label="From">
+            <input id="closures-from" type="date" value={list?.from ?? ''} onChange={(e) => e.target.value && setQuery({ from: e.target.value, to: list?.to ?? '' })} />
+          </Labelled>
+          <Labelled id="closures-to" label="To">
+            <input id="closures-to" type="date" value={list?.to ?? ''} onChange={(e) => e.target.value && setQuery({ from: list?.from ?? '', to: e.target.value })} />
+          </Labelled>
+        </div>
+        {listError && (
+          <p className="notice notice-error" role="alert">
+            {listError}
+          </p>
+        )}
+        {list === null && !listError ? (
+          <div className="spinner" role="status">
+            <span className="visually-hidden">Loading the closures…</span>
+          </div>
+        ) : list?.data.length === 0 ? (
+          <p>Nothing is closed in this period.</p>
+        ) : (
+          <ul className="schedule-list closure-list">
+            {list?.data.map((closure) => (
+              <li key={closure.id}>
+                <span className="slot">{closure.time ?? 'All day'}</span>
+                <span>
+                  <strong>{longDate(closure.date)}</strong> · {closure.reason}
+                  <br />
+                  <small>
+                    Closed by {closure.createdBy}
+                    {closure.activeBookings > 0 && <> · {plural(closure.activeBookings, 'booking')} still in it</>}
+                  </small>
+                </span>
+                <button type="button" className="button button-ghost button-small" disabled={busy} onClick={() => reopen(closure)}>
+                  Reopen<span className="visually-hidden"> {when(closure.date, closure.time)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </section>
+  );
+}

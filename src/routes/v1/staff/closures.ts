@@ -1,0 +1,98 @@
+/**
+ * GET /v1/closures, POST /v1/closures, DELETE /v1/closures/{id}: staff close a whole date or one
+ * slot with a reason, and reopen it. Closing never cancels a booking: the answer lists the ones
+ * still holding places in what was closed, for staff to decide on.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { CLOSURE_REASON_MAX, TIME_SLOTS } from '../../../domain/schedule.ts';
+import { closeSlots, listClosures, reopenSlots } from '../../../services/schedule.service.ts';
+import { BookingSchema, ClosureSchema, ErrorSchema } from '#api/schemas.ts';
+import { IdParams, staffErrorResponses, toBookingDto, toClosureDto } from '../schemas.ts';
+
+const route: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/closures',
+    {
+      schema: {
+        summary: 'Closed dates and slots in a range of dates, in schedule order',
+        tags: ['staff'],
+        querystring: Type.Object(
+          {
+            from: Type.Optional(Type.String({ format: 'date', description: 'First date (default: today in Auckland)' })),
+            to: Type.Optional(Type.String({ format: 'date', description: 'Last date, at most 400 days after the first (default: 12 months ahead)' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            from: Type.String({ format: 'date' }),
+            to: Type.String({ format: 'date' }),
+            data: Type.Array(
+              Type.Object({ ...ClosureSchema.properties, activeBookings: Type.Integer({ description: 'Bookings still holding places in it (not cancelled)' }) }),
+            ),
+          }),
+          ...staffErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { from, to, closures } = await listClosures(app.db, request.query, app.now());
+      return { from, to, data: closures.map((row) => ({ ...toClosureDto(row), activeBookings: Number(row.active_bookings) })) };
+    },
+  );
+
+  app.post(
+    '/closures',
+    {
+      schema: {
+        summary: 'Close a whole date, or one slot of it',
+        tags: ['staff'],
+        body: Type.Object(
+          {
+            date: Type.String({ maxLength: 10, description: 'YYYY-MM-DD, from today (Auckland) up to 12 months ahead' }),
+            time: Type.Optional(Type.Union([Type.String({ maxLength: 5 }), Type.Null()], { description: `One of ${TIME_SLOTS.join(', ')}; absent or null closes the whole date` })),
+            reason: Type.String({ maxLength: CLOSURE_REASON_MAX + 50, description: `1 to ${CLOSURE_REASON_MAX} characters, for staff only` }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Type.Object({
+            ...ClosureSchema.properties,
+            affectedBookings: Type.Array(BookingSchema, { description: 'Bookings still holding places in what was closed; none is cancelled' }),
+          }),
+          409: ErrorSchema,
+          ...staffErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { closure, affected } = await closeSlots(
+        app.db,
+        { date: request.body.date, time: request.body.time ?? null, reason: request.body.reason },
+        { now: app.now(), by: request.staff?.name ?? 'Staff' },
+      );
+      request.log.info({ closureId: closure.id, date: closure.date, time: closure.time, affected: affected.length }, 'closure created');
+      return reply.code(201).send({ ...toClosureDto(closure), affectedBookings: affected.map(toBookingDto) });
+    },
+  );
+
+  app.delete(
+    '/closures/:id',
+    {
+      schema: {
+        summary: 'Reopen a closed date or slot',
+        tags: ['staff'],
+        params: IdParams,
+        response: { 204: Type.Null(), 404: ErrorSchema, ...staffErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      await reopenSlots(app.db, request.params.id);
+      request.log.info({ closureId: request.params.id }, 'closure removed');
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default route;

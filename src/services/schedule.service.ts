@@ -1,0 +1,97 @@
+/**
+ * The staff's schedule: closing a date or one slot (public holiday, van in the workshop),
+ * reopening it, and the weekly closed days. A closure never cancels anything: the bookings still
+ * holding places in what was closed are listed, for staff to decide on.
+ */
+import type { Kysely } from 'kysely';
+import { isWeekday, TIME_SLOTS, WEEKDAYS, type Weekday } from '../domain/schedule.ts';
+import { latestBookingDate, todayInAuckland } from '../domain/booking-dates.ts';
+import { CLOSURE_MESSAGES, validateClosure, type ClosureInput } from '../domain/closure-rules.ts';
+import type { Booking, Closure, Database } from '../db/database.ts';
+import { lockSchedule, lockSlots } from '../db/bookings.repository.ts';
+import {
+  bookingsHoldingPlaces,
+  bookingsOnWeekdays,
+  closuresBetween,
+  closuresOn,
+  deleteClosure,
+  insertClosureIfAbsent,
+  type ClosureWithBookings,
+} from '../db/closures.repository.ts';
+import { getSetting, putSetting, WEEKLY_CLOSED_DAYS_KEY } from '../db/settings.repository.ts';
+import { conflict, notFound, validationFailed } from '../errors.ts';
+
+/** Most bookings listed as affected by one change (a whole date holds at most 14 × capacity). */
+export const AFFECTED_LIMIT = 500;
+
+/** The longest range of closures listed at once. */
+export const CLOSURE_RANGE_MAX_DAYS = 400;
+
+/** Closes a date or a slot; answers the closure and the bookings still holding places in it. */
+export async function closeSlots(
+  db: Kysely<Database>,
+  input: ClosureInput,
+  options: { now: Date; by: string },
+): Promise<{ closure: Closure; affected: Booking[] }> {
+  const closure = { ...input, reason: input.reason.trim() };
+  const errors = validateClosure(closure, { min: todayInAuckland(options.now), max: latestBookingDate(options.now) });
+  if (errors.length > 0) throw validationFailed(errors);
+
+  return db.transaction().execute(async (trx) => {
+    // The slots' locks, as a booking takes them: a booking either sees the closure or is listed.
+    await lockSlots(trx, closure.date, closure.time === null ? TIME_SLOTS : [closure.time]);
+    const existing = await closuresOn(trx, closure.date);
+    const duplicate = existing.find((c) => c.time === closure.time);
+    if (duplicate) {
+      const message = closure.time === null ? CLOSURE_MESSAGES.duplicateDay : CLOSURE_MESSAGES.duplicateSlot;
+      throw conflict(message, [{ field: closure.time === null ? 'date' : 'time', message }]);
+    }
+    if (closure.time !== null && existing.some((c) => c.time === null)) {
+      throw conflict(CLOSURE_MESSAGES.coveredByDay, [{ field: 'time', message: CLOSURE_MESSAGES.coveredByDay }]);
+    }
+    const stored = await insertClosureIfAbsent(trx, { date: closure.date, time: closure.time, reason: closure.reason, created_by: options.by });
+    if (!stored) throw conflict(CLOSURE_MESSAGES.duplicateSlot);
+    return { closure: stored, affected: await bookingsHoldingPlaces(trx, closure.date, closure.time) };
+  });
+}
+
+export async function reopenSlots(db: Kysely<Database>, id: string): Promise<void> {
+  if (!(await deleteClosure(db, id))) throw notFound('No such closure');
+}
+
+/** Closures from `from` to `to` (default: today to the end of the booking window), with the range used. */
+export async function listClosures(
+  db: Kysely<Database>,
+  range: { from?: string; to?: string },
+  now: Date,
+): Promise<{ from: string; to: string; closures: ClosureWithBookings[] }> {
+  const from = range.from ?? todayInAuckland(now);
+  const to = range.to ?? latestBookingDate(now);
+  if (to < from) throw validationFailed([{ field: 'to', message: 'The end of the range must not be before its start' }]);
+  const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
+  if (days > CLOSURE_RANGE_MAX_DAYS) throw validationFailed([{ field: 'to', message: `Please ask for at most ${CLOSURE_RANGE_MAX_DAYS} days at once` }]);
+  return { from, to, closures: await closuresBetween(db, from, to) };
+}
+
+/** The weekly closed days, in weekday order; none unless staff set some. */
+export async function weeklyClosedDays(db: Kysely<Database>): Promise<Weekday[]> {
+  const stored = await getSetting(db, WEEKLY_CLOSED_DAYS_KEY);
+  const parsed: unknown = stored === undefined ? [] : JSON.parse(stored);
+  return WEEKDAYS.filter((day) => Array.isArray(parsed) && parsed.includes(day));
+}
+
+/**
+ * Sets the weekly closed days; answers them with the bookings from today on that fall on one.
+ * Takes the schedule lock exclusively, so every booking made meanwhile is either refused or listed.
+ */
+export async function setWeeklyClosedDays(db: Kysely<Database>, days: readonly string[], now: Date): Promise<{ days: Weekday[]; affected: Booking[] }> {
+  const invalid = days.find((day) => !isWeekday(day));
+  if (invalid !== undefined) throw validationFailed([{ field: 'days', message: `Not a weekday: ${invalid}` }]);
+  const closed = WEEKDAYS.filter((day) => days.includes(day));
+  return db.transaction().execute(async (trx) => {
+    await lockSchedule(trx);
+    await putSetting(trx, WEEKLY_CLOSED_DAYS_KEY, JSON.stringify(closed));
+    const isoWeekdays = closed.map((day) => WEEKDAYS.indexOf(day) + 1);
+    return { days: closed, affected: await bookingsOnWeekdays(trx, todayInAuckland(now), isoWeekdays, AFFECTED_LIMIT) };
+  });
+}

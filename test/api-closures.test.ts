@@ -1,0 +1,185 @@
+/**
+ * Issue 10, closures: the staff closures and weekly closed days (validation, session and
+ * same-origin guard), the booking refusing closed slots, the bookings listed when closing, and
+ * reopening a cancelled booking into a full or closed slot. Both databases.
+ */
+import t from 'tap';
+import { weekdayOf } from '../src/domain/availability.ts';
+import { latestBookingDate } from '../src/domain/booking-dates.ts';
+import { MESSAGES } from '../src/domain/messages.ts';
+import { forEachBackend } from './helper.ts';
+import { bookingRow, inDays, testNow, today } from './support/payloads.ts';
+import { scheduleTestApp } from './support/schedule.ts';
+
+/** The first date from `from` days ahead that falls on the weekday. */
+function nextWeekday(weekday: string, from: number): string {
+  for (let n = from; ; n++) if (weekdayOf(inDays(n)) === weekday) return inDays(n);
+}
+
+forEachBackend(t, async (t, backend) => {
+  const { app, cookie, staff, availability, slotAt, book } = await scheduleTestApp(t, backend);
+
+  t.test('closures are staff only: 401 without a session, 403 from another site', async (t) => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    for (const [method, url] of [
+      ['GET', '/v1/closures'],
+      ['POST', '/v1/closures'],
+      ['DELETE', `/v1/closures/${id}`],
+      ['GET', '/v1/schedule/weekly-closed-days'],
+      ['PUT', '/v1/schedule/weekly-closed-days'],
+    ] as const) {
+      const res = await staff(method, url, method === 'POST' || method === 'PUT' ? {} : undefined, {});
+      t.equal(res.statusCode, 401, `${method} ${url}`);
+      t.match(res.json(), { message: String, errors: [] });
+    }
+    const body = { date: inDays(20), reason: 'Forged' };
+    t.equal((await staff('POST', '/v1/closures', body, { cookie, 'sec-fetch-site': 'cross-site' })).statusCode, 403);
+    t.equal((await staff('POST', '/v1/closures', body, { cookie, origin: 'https://evil.example' })).statusCode, 403);
+    t.equal((await staff('DELETE', `/v1/closures/${id}`, undefined, { cookie, 'sec-fetch-site': 'same-site' })).statusCode, 403);
+    t.equal((await staff('PUT', '/v1/schedule/weekly-closed-days', { days: ['sunday'] }, { cookie, 'sec-fetch-site': 'cross-site' })).statusCode, 403);
+    t.same((await staff('GET', '/v1/closures')).json(), { from: today, to: latestBookingDate(testNow), data: [] }, 'nothing closed from today to the end of the window');
+    t.same((await staff('GET', '/v1/schedule/weekly-closed-days')).json(), { days: [] }, 'no weekly closed day by default');
+  });
+
+  t.test('closure input is fully checked', async (t) => {
+    const cases: [object, string, string | StringConstructor][] = [
+      [{ date: '2026-02-30', reason: 'x' }, 'date', 'Please enter a real date as YYYY-MM-DD'],
+      [{ date: 'soon', reason: 'x' }, 'date', 'Please enter a real date as YYYY-MM-DD'],
+      [{ date: '', reason: 'x' }, 'date', 'Please choose the date to close'],
+      [{ date: inDays(-1), reason: 'x' }, 'date', 'A date that has passed cannot be closed'],
+      [{ date: inDays(400), reason: 'x' }, 'date', 'Please choose a date within the next 12 months'],
+      [{ date: inDays(20), time: '09:30', reason: 'x' }, 'time', 'Please choose one of the times 07:00 to 20:00, or the whole day'],
+      [{ date: inDays(20), time: '21:00', reason: 'x' }, 'time', 'Please choose one of the times 07:00 to 20:00, or the whole day'],
+      [{ date: inDays(20), reason: '   ' }, 'reason', 'Please give a reason (for your colleagues; customers only see "Closed")'],
+      [{ date: inDays(20), reason: 'x'.repeat(201) }, 'reason', 'Please keep this under 200 characters'],
+      [{ date: inDays(20) }, 'reason', 'This field is required'],
+      [{ date: inDays(20), reason: 'x', cancelBookings: true }, 'cancelBookings', 'Unknown field'],
+      [{ date: inDays(20), time: 9, reason: 'x' }, 'time', String],
+    ];
+    for (const [body, field, message] of cases) {
+      const res = await staff('POST', '/v1/closures', body);
+      t.equal(res.statusCode, 400, JSON.stringify(body));
+      t.match(res.json(), { message: String, errors: [{ field, message }] }, JSON.stringify(body));
+    }
+    t.equal((await staff('GET', '/v1/closures?from=2026-13-01')).statusCode, 400);
+    t.match((await staff('GET', `/v1/closures?from=${inDays(10)}&to=${inDays(9)}`)).json(), { errors: [{ field: 'to' }] });
+    t.equal((await staff('GET', `/v1/closures?from=${inDays(0)}&to=${inDays(401)}`)).statusCode, 400, 'at most 400 days at once');
+    t.equal((await staff('DELETE', '/v1/closures/not-a-uuid')).statusCode, 400);
+    t.same((await staff('GET', '/v1/closures')).json().data, [], 'nothing half-written');
+  });
+
+  t.test('closing one slot: listed bookings are kept, the slot takes no more, and reopening frees it', async (t) => {
+    const date = inDays(4);
+    const kept = (await book({ date, time: '09:00', name: 'Already Booked' })).json().booking;
+    const closed = await staff('POST', '/v1/closures', { date, time: '09:00', reason: '  Van at the mechanic  ' });
+    t.equal(closed.statusCode, 201);
+    const closure = closed.json();
+    t.match(closure, { id: String, date, time: '09:00', reason: 'Van at the mechanic', createdBy: 'Sam', createdAt: String });
+    t.same(closure.affectedBookings.map((b: { _id: string; status: string }) => [b._id, b.status]), [[kept._id, 'pending']], 'the booking in the slot is listed, not cancelled');
+
+    t.match(await slotAt(date, '09:00'), { remaining: 0, available: false, reason: 'closed' });
+    t.match(await slotAt(date, '10:00'), { remaining: 2, available: true });
+    t.notMatch(JSON.stringify(await availability(date)), /mechanic/, "staff's reason is never public");
+
+    const refused = await book({ date, time: '09:00', name: 'Too Late' });
+    t.equal(refused.statusCode, 409);
+    t.same(refused.json(), { message: MESSAGES.slotClosed, errors: [{ field: 'time', message: MESSAGES.slotClosed }] });
+    t.equal((await book({ date, time: '10:00', name: 'Next Hour' })).statusCode, 201);
+
+    const again = await staff('POST', '/v1/closures', { date, time: '09:00', reason: 'Twice' });
+    t.equal(again.statusCode, 409);
+    t.match(again.json(), { message: 'This time is already closed', errors: [{ field: 'time' }] });
+
+    const listed = (await staff('GET', `/v1/closures?from=${date}&to=${date}`)).json();
+    t.match(listed, { data: [{ id: closure.id, date, time: '09:00', reason: 'Van at the mechanic', activeBookings: 1 }] });
+
+    t.equal((await staff('DELETE', `/v1/closures/${closure.id}`)).statusCode, 204);
+    t.match(await slotAt(date, '09:00'), { remaining: 1, available: true, reason: null });
+    t.equal((await staff('DELETE', `/v1/closures/${closure.id}`)).statusCode, 404);
+    t.equal((await book({ date, time: '09:00', name: 'After Reopening' })).statusCode, 201);
+  });
+
+  t.test('closing a whole date closes every slot; a slot of it cannot be closed again', async (t) => {
+    const date = inDays(5);
+    const rows = await app.db.insertInto('bookings').values([bookingRow({ date, time: '08:00' }), bookingRow({ date, time: '15:00', status: 'confirmed' }), bookingRow({ date, time: '16:00', status: 'cancelled' })]).returningAll().execute();
+    const closed = await staff('POST', '/v1/closures', { date, time: null, reason: 'Public holiday' });
+    t.equal(closed.statusCode, 201);
+    t.match(closed.json(), { date, time: null, reason: 'Public holiday' });
+    t.same(closed.json().affectedBookings.map((b: { _id: string }) => b._id), [rows[0]!.id, rows[1]!.id], 'the active bookings of the date, in schedule order; not the cancelled one');
+    t.ok((await availability(date)).every((s) => !s.available && s.remaining === 0 && s.reason === 'closed'));
+    t.equal((await book({ date, time: '12:00' })).statusCode, 409);
+    t.match((await staff('POST', '/v1/closures', { date, time: '12:00', reason: 'x' })).json(), { message: 'The whole date is already closed' });
+    t.match((await staff('POST', '/v1/closures', { date, reason: 'x' })).json(), { message: 'This date is already closed', errors: [{ field: 'date' }] });
+    const list = (await staff('GET', `/v1/closures?from=${date}&to=${date}`)).json().data;
+    t.match(list, [{ time: null, activeBookings: 2 }]);
+    t.equal((await staff('DELETE', `/v1/closures/${list[0].id}`)).statusCode, 204);
+    t.ok((await availability(date)).every((s) => s.reason !== 'closed'), 'reopened');
+  });
+
+  t.test('a closure racing bookings for its slot lists every booking that got in; the others are refused', async (t) => {
+    const date = inDays(40);
+    const [closure, ...answers] = await Promise.all([
+      staff('POST', '/v1/closures', { date, time: '16:00', reason: 'Race' }),
+      ...Array.from({ length: 4 }, (_, i) => book({ date, time: '16:00', name: `Racer ${i}` })),
+    ]);
+    t.equal(closure!.statusCode, 201);
+    t.ok(answers.every((a) => a.statusCode === 201 || a.statusCode === 409), 'booked or refused, nothing else');
+    const admitted = answers.filter((a) => a.statusCode === 201).map((a) => a.json().id as string);
+    t.ok(admitted.length <= 2, 'never over capacity');
+    t.same(closure!.json().affectedBookings.map((b: { _id: string }) => b._id).sort(), admitted.sort(), 'each booking that got in is listed');
+    await staff('DELETE', `/v1/closures/${closure!.json().id}`);
+  });
+
+  t.test('weekly closed days: a setting in the schedule, listing the bookings that fall on them', async (t) => {
+    const sunday = nextWeekday('sunday', 8);
+    const onSunday = (await book({ date: sunday, time: '11:00', name: 'Sunday Customer' })).json().booking;
+    t.equal((await staff('PUT', '/v1/schedule/weekly-closed-days', { days: ['funday'] })).statusCode, 400);
+    t.equal((await staff('PUT', '/v1/schedule/weekly-closed-days', { days: ['sunday', 'sunday'] })).statusCode, 400);
+    t.equal((await staff('PUT', '/v1/schedule/weekly-closed-days', {})).statusCode, 400);
+
+    const set = await staff('PUT', '/v1/schedule/weekly-closed-days', { days: ['sunday', 'monday'] });
+    t.equal(set.statusCode, 200);
+    t.same(set.json().days, ['monday', 'sunday'], 'in weekday order');
+    t.ok(set.json().affectedBookings.some((b: { _id: string }) => b._id === onSunday._id), 'the Sunday booking is listed');
+    t.ok(set.json().affectedBookings.every((b: { date: string }) => ['monday', 'sunday'].includes(weekdayOf(b.date))));
+    t.same((await staff('GET', '/v1/schedule/weekly-closed-days')).json(), { days: ['monday', 'sunday'] });
+
+    t.ok((await availability(sunday)).every((s) => !s.available && s.reason === 'closed'), 'every Sunday is closed');
+    t.ok((await availability(nextWeekday('saturday', 8))).every((s) => s.reason !== 'closed'), 'Saturdays are not');
+    const refused = await book({ date: nextWeekday('sunday', 15), time: '11:00' });
+    t.equal(refused.statusCode, 409);
+    t.equal(refused.json().message, MESSAGES.slotClosed);
+
+    t.same((await staff('PUT', '/v1/schedule/weekly-closed-days', { days: [] })).json(), { days: [], affectedBookings: [] });
+    t.ok((await availability(sunday)).every((s) => s.reason !== 'closed'), 'open again');
+  });
+
+  t.test('reopening a cancelled booking into a full or closed slot is refused; the same lock as a booking', async (t) => {
+    const date = inDays(7);
+    const first = (await book({ date, time: '11:00', name: 'First' })).json().booking;
+    await book({ date, time: '11:00', name: 'Second' });
+    const url = `/v1/bookings/${first._id}/status`;
+    t.equal((await staff('POST', url, { status: 'cancelled', version: 1 })).statusCode, 200);
+    t.match(await slotAt(date, '11:00'), { remaining: 1, available: true }, 'a cancelled booking frees its place');
+    t.equal((await book({ date, time: '11:00', name: 'Third' })).statusCode, 201);
+
+    const refused = await staff('POST', url, { status: 'pending', version: 2 });
+    t.equal(refused.statusCode, 409);
+    t.match(refused.json(), { message: /fully booked now, so the booking cannot be reopened/, errors: [{ field: 'status' }] });
+    const details = (await staff('GET', `/v1/bookings/${first._id}`)).json();
+    t.match(details.booking, { status: 'cancelled', version: 2 }, 'unchanged');
+    t.equal(details.history.length, 1, 'and nothing recorded');
+
+    const closure = (await staff('POST', '/v1/closures', { date, time: '11:00', reason: 'Rain' })).json();
+    const third = (await staff('GET', `/v1/bookings?date=${date}&q=third`)).json().data[0];
+    t.equal((await staff('POST', `/v1/bookings/${third._id}/status`, { status: 'cancelled', version: 1 })).statusCode, 200);
+    const closed = await staff('POST', url, { status: 'pending', version: 2 });
+    t.equal(closed.statusCode, 409);
+    t.match(closed.json(), { message: /closed now, so the booking cannot be reopened/ });
+
+    await staff('DELETE', `/v1/closures/${closure.id}`);
+    const reopened = await staff('POST', url, { status: 'pending', version: 2 });
+    t.equal(reopened.statusCode, 200, 'a place is free again');
+    t.match(await slotAt(date, '11:00'), { remaining: 0, reason: 'full' });
+  });
+});
