@@ -64,12 +64,26 @@ export interface SettingsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** The first answer given to a request with an idempotency key, kept for 24 hours. */
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  /** SHA-256 (hex) of the canonical JSON of the request body. */
+  fingerprint: string;
+  response_status: number;
+  /** Written as JSON text, read back parsed. */
+  response_body: ColumnType<unknown, string, string>;
+  /** Set by the database; rewritten only when an expired key is used again. */
+  created_at: ColumnType<Date, never, Date>;
+}
+
 export interface Database {
   bookings: BookingsTable;
   booking_status_changes: BookingStatusChangesTable;
   contact_messages: ContactMessagesTable;
   staff_sessions: StaffSessionsTable;
   settings: SettingsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Booking = Selectable<BookingsTable>;
@@ -79,3 +93,5 @@ export type BookingStatusChange = Selectable<BookingStatusChangesTable>;
 export type ContactMessage = Selectable<ContactMessagesTable>;
 export type NewContactMessage = Insertable<ContactMessagesTable>;
 export type StaffSession = Selectable<StaffSessionsTable>;
+export type IdempotencyKey = Selectable<IdempotencyKeysTable>;
+export type NewIdempotencyKey = Insertable<IdempotencyKeysTable>;

@@ -1,7 +1,8 @@
 /**
  * Taking a booking: the server's final check of every rule, the slot capacity, and the write.
  * The capacity check and the insert share one transaction holding the slot's lock, so two
- * customers racing for the last place cannot both get it.
+ * customers racing for the last place cannot both get it. Given a transaction (an idempotent
+ * request's, which stores its answer beside the booking), it runs in that one.
  */
 import type { Kysely } from 'kysely';
 import { priceFor } from '../domain/catalogue.ts';
@@ -10,6 +11,7 @@ import { bookingWindow } from '../domain/booking-dates.ts';
 import { MESSAGES } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { countActiveInSlot, insertBooking, listAllBookings, lockSlot } from '../db/bookings.repository.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { conflict, validationFailed } from '../errors.ts';
 
 export interface BookingOptions {
@@ -33,7 +35,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
   const price = priceFor(input.service, input.vehicleType, input.coatingType);
   if (price === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
 
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await lockSlot(trx, input.date, input.time);
     if ((await countActiveInSlot(trx, input.date, input.time)) >= options.slotCapacity) {
       throw conflict(MESSAGES.slotFull, [{ field: 'time', message: MESSAGES.slotFull }]);
