@@ -19,6 +19,11 @@ export interface BookingState {
   /** Earliest and latest bookable dates (YYYY-MM-DD, Auckland), for the date input. */
   minDate: string;
   maxDate: string;
+  /**
+   * Step 3 rendered by the server: the submission token its form posts, so that posting it twice
+   * makes one booking. Made for each step 3 rendered (never in a cached page); null otherwise.
+   */
+  submission: string | null;
 }
 
 export interface ContactState {
@@ -27,6 +32,8 @@ export interface ContactState {
   formError: string | null;
   /** Set after a message sent without JavaScript was saved. */
   sent: boolean;
+  /** The token the form posts without JavaScript, so that posting it twice stores one message; new on every render. */
+  submission: string;
 }
 
 /** The dashboard: which sign-in mode is configured and whether this browser is signed in. */

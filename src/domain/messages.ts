@@ -35,6 +35,7 @@ export const MESSAGES = {
   slotFull: 'Sorry, that time is fully booked. Please choose another time or date.',
   validationFailed: 'Please correct the highlighted fields',
   somethingWentWrong: 'Something went wrong',
+  submissionChanged: 'This form was already sent with different details. Please check them and send it again.',
   networkError: 'We could not reach our booking system. Please check your connection and try again.',
   futureDateAlert: 'Please select a future date for your appointment.',
 } as const;

@@ -3,8 +3,11 @@
  * form state (the other steps' values ride along as hidden fields) plus the step it came from; the
  * server checks that step with the shared rules and answers with the next step, or the same step
  * with its messages. The last step books through the same service as POST /v1/create-booking and
- * redirects home (POST/redirect/GET).
+ * redirects home (POST/redirect/GET). Step 3 carries a submission token made when it is rendered
+ * (always per request: it is the answer to a step-2 post), so that the same form posted twice
+ * (a double click, a resubmission) makes one booking and gets the same redirect.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
@@ -20,8 +23,11 @@ import {
 } from '../../domain/booking-rules.ts';
 import { bookingWindow } from '../../domain/booking-dates.ts';
 import { PACKAGES } from '../../domain/catalogue.ts';
+import { MESSAGES } from '../../domain/messages.ts';
 import { formError } from '../../errors.ts';
 import { createBooking } from '../../services/booking.service.ts';
+import { answerOnce } from '../../services/idempotency.service.ts';
+import { submissionKey } from '../v1/idempotency.ts';
 import type { BookingState, WizardStep } from '../../../client/page-state.ts';
 import { BOOKING_RECEIVED } from './home.ts';
 
@@ -35,6 +41,7 @@ const BookingForm = Type.Object(
     saveAddress: Type.Optional(Type.Literal('on')),
     step: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('2'), Type.Literal('3')])),
     action: Type.Optional(Type.Union([Type.Literal('next'), Type.Literal('back')])),
+    submission: Type.Optional(submissionKey("Step 3's submission token")),
   },
   { additionalProperties: false },
 );
@@ -43,6 +50,7 @@ type BookingFormBody = Partial<Record<BookingTextField, string>> & {
   saveAddress?: 'on';
   step?: '1' | '2' | '3';
   action?: 'next' | 'back';
+  submission?: string;
 };
 
 function findPackageParam(value: string | undefined) {
@@ -51,9 +59,16 @@ function findPackageParam(value: string | undefined) {
   return PACKAGES.find((pkg) => pkg.id === wanted || pkg.name.toLowerCase() === wanted);
 }
 
-function state(now: Date, step: WizardStep, values: BookingInput, errors: BookingState['errors'] = [], message: string | null = null): BookingState {
+function state(
+  now: Date,
+  step: WizardStep,
+  values: BookingInput,
+  errors: BookingState['errors'] = [],
+  message: string | null = null,
+  submission: string | null = null,
+): BookingState {
   const window = bookingWindow(now);
-  return { step, values, errors, formError: message, minDate: window.min, maxDate: window.max };
+  return { step, values, errors, formError: message, minDate: window.min, maxDate: window.max, submission };
 }
 
 function valuesOf(body: BookingFormBody): BookingInput {
@@ -101,21 +116,31 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (step === 2) {
         const errors = validateScheduleStep(values, bookingWindow(now));
-        return errors.length > 0 ? render(400, state(now, 2, values, errors)) : render(200, state(now, 3, values));
+        return errors.length > 0 ? render(400, state(now, 2, values, errors)) : render(200, state(now, 3, values, [], null, randomUUID()));
       }
+      // A step 3 shown again keeps its token while nothing was booked with it.
+      const submission = body.submission ?? randomUUID();
       const errors = validateDetailsStep(values);
-      if (errors.length > 0) return render(400, state(now, 3, values, errors));
+      if (errors.length > 0) return render(400, state(now, 3, values, errors, null, submission));
       try {
-        const booking = await createBooking(app.db, values, { now, slotCapacity: app.config.bookingSlotCapacity });
-        request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
-        return reply.redirect(`/?booking=${BOOKING_RECEIVED}`, 303);
+        const answer = await answerOnce(app.db, { scope: 'booking-form', key: body.submission, payload: values }, async (trx) => {
+          const booking = await createBooking(trx, values, { now, slotCapacity: app.config.bookingSlotCapacity });
+          request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
+          return { status: 303, body: { location: `/?booking=${BOOKING_RECEIVED}` } };
+        });
+        if (answer.replayed) request.log.info('booking form posted again; the first answer is repeated');
+        return reply.redirect(answer.body.location, answer.status);
       } catch (caught) {
         const error = formError(caught);
         if (!error) throw caught;
+        // The token was used for other details (the page kept by the browser after a booking,
+        // then changed): nothing is booked until the visitor sends them again, with a new token.
+        if (error.code === 'IDEMPOTENCY_KEY_REUSED') return render(422, state(now, 3, values, [], MESSAGES.submissionChanged, randomUUID()));
         const first = error.errors[0];
         const target = first ? stepOfField(first.field) : 3;
         const message = error.errors.length === 0 || error.statusCode === 409 ? error.message : null;
-        return reply.headers(error.headers).page({ status: error.statusCode, state: state(now, target, values, error.errors, message), cacheKey: false });
+        const next = state(now, target, values, error.errors, message, target === 3 ? submission : null);
+        return reply.headers(error.headers).page({ status: error.statusCode, state: next, cacheKey: false });
       }
     },
   );
