@@ -23,6 +23,11 @@ export interface BookingState {
   maxDate: string;
   /** Step 2 rendered by the server for a date already chosen: that date's slots (null otherwise). */
   availability: DayAvailability | null;
+  /**
+   * Step 3 rendered by the server: the submission token its form posts, so that posting it twice
+   * makes one booking. Made for each step 3 rendered (never in a cached page); null otherwise.
+   */
+  submission: string | null;
 }
 
 export interface ContactState {
@@ -33,6 +38,8 @@ export interface ContactState {
   sent: boolean;
   /** Set when the footer's newsletter box was sent without JavaScript (GET /contact?email=…). */
   newsletter: boolean;
+  /** The token the form posts without JavaScript, so that posting it twice stores one message; new on every render. */
+  submission: string;
 }
 
 /** The dashboard: which sign-in mode is configured and whether this browser is signed in. */

@@ -21,6 +21,7 @@ import swaggerPlugin from './plugins/external/swagger.ts';
 import databasePlugin from './plugins/app/database.ts';
 import authPlugin from './plugins/app/auth.ts';
 import formGuardPlugin from './plugins/app/form-guard.ts';
+import idempotencyPurgePlugin from './plugins/app/idempotency-purge.ts';
 import renderPlugin from './plugins/app/render.ts';
 import healthRoutes from './routes/health.ts';
 import v1Routes from './routes/v1/index.ts';
@@ -89,7 +90,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return reply.code(error.statusCode).headers(error.headers).send({ message: error.message, errors: error.errors } satisfies ErrorBody);
     }
     if (error.validation) {
-      const errors = toFieldErrors(error.validation);
+      const errors = toFieldErrors(error.validation, error.validationContext);
       return reply.code(400).send({ message: errors[0]?.message ?? 'Invalid request', errors } satisfies ErrorBody);
     }
     if (isConnectionError(error)) {
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(databasePlugin);
   await app.register(authPlugin);
   await app.register(formGuardPlugin);
+  await app.register(idempotencyPurgePlugin);
   await app.register(renderPlugin);
 
   await app.register(healthRoutes);

@@ -33,6 +33,11 @@ export const notFound = (message = 'Not found') => new AppError(404, 'NOT_FOUND'
 export const conflict = (message: string, errors: FieldError[] = []) =>
   new AppError(409, 'CONFLICT', message, errors);
 
+export const IDEMPOTENCY_KEY_REUSED_MESSAGE = 'This Idempotency-Key was already used with a different request body';
+
+export const idempotencyKeyReused = () =>
+  new AppError(422, 'IDEMPOTENCY_KEY_REUSED', IDEMPOTENCY_KEY_REUSED_MESSAGE, [{ field: 'Idempotency-Key', message: IDEMPOTENCY_KEY_REUSED_MESSAGE }]);
+
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable. Please try again in a minute.';
 
 export const databaseUnavailable = () =>

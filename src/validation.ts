@@ -1,18 +1,22 @@
 /**
  * How request schemas are checked. JSON bodies are never coerced (a number where a string
  * belongs is a 400), unknown keys are refused rather than silently dropped, and every error is
- * reported; query strings and params are coerced, since they are text by nature.
+ * reported; query strings and params are coerced, since they are text by nature. A schema may
+ * give its own message for people with `errorMessage` (ajv-errors), where Ajv's own wording
+ * ('must match pattern "^[\x21-\x7E]{1,255}$"') would mean nothing to them.
  */
 import { Ajv, type ErrorObject } from 'ajv';
+import ajvErrorsModule from 'ajv-errors';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import { tooLong, type FieldError } from './domain/messages.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajvErrors = ajvErrorsModule as unknown as (ajv: Ajv) => Ajv;
 
 function makeAjv(coerceTypes: boolean | 'array'): Ajv {
-  return addFormats(
-    new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: true, strict: false }),
+  return ajvErrors(
+    addFormats(new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: true, strict: false })),
   );
 }
 
@@ -29,11 +33,18 @@ const FORMAT_MESSAGES: Record<string, string> = {
   uuid: 'Must be an id (a UUID)',
 };
 
-/** Turns schema errors into `{ field, message }` pairs naming the payload key. */
-export function toFieldErrors(errors: FastifySchemaValidationError[]): FieldError[] {
+/** 'idempotency-key' → 'Idempotency-Key': headers are named as the API documents them. */
+const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+
+/**
+ * Turns schema errors into `{ field, message }` pairs naming the payload key, or the header for
+ * errors in the headers (`context` is Fastify's validationContext).
+ */
+export function toFieldErrors(errors: FastifySchemaValidationError[], context?: string): FieldError[] {
   const result: FieldError[] = [];
   for (const error of errors as ErrorObject[]) {
-    const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const instancePath = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const path = context === 'headers' ? headerName(instancePath) : instancePath;
     switch (error.keyword) {
       case 'additionalProperties':
         result.push({ field: String(error.params.additionalProperty), message: 'Unknown field' });

@@ -1,9 +1,17 @@
 /** The contact form and the booking wizard posted as plain HTML forms, as a browser without JavaScript does. */
+import { brotliDecompressSync } from 'node:zlib';
 import t from 'tap';
 import { buildTestApp, forEachBackend } from './helper.ts';
 import { EMPTY_SCHEDULE_MESSAGES, inDays, originalClientPayload } from './support/payloads.ts';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+/** A Quick Clean drop-off as the wizard's last step posts it (an unticked box is not sent). */
+function dropOffFields(overrides: Record<string, string>): Record<string, string> {
+  const { saveAddress: _unticked, ...fields } = originalClientPayload({ service: 'Quick Clean', serviceType: 'dropoff', houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '', ...overrides });
+  return fields as Record<string, string>;
+}
+
 const hydrationState = (html: string) => JSON.parse(/<script type="application\/json" id="__DATA__">([\s\S]*?)<\/script>/.exec(html)![1]!).state;
 
 forEachBackend(t, async (t, backend) => {
@@ -57,8 +65,7 @@ forEachBackend(t, async (t, backend) => {
   });
 
   t.test('booking: the last step books, redirects home and shows the confirmation', async (t) => {
-    const fields = { ...originalClientPayload({ service: 'Quick Clean', selectedVehicleType: 'suv', vehicleType: 'suv', serviceType: 'dropoff', houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '', date: inDays(5), time: '08:00' }), saveAddress: '' } as Record<string, string>;
-    delete fields.saveAddress;
+    const fields = dropOffFields({ selectedVehicleType: 'suv', vehicleType: 'suv', date: inDays(5), time: '08:00' });
     const details = await post('/booking', { ...fields, step: '3', action: 'next', name: '', email: 'x', phone: '12' });
     t.equal(details.statusCode, 400);
     t.same(hydrationState(details.body).errors.map((e: { field: string }) => e.field), ['name', 'email', 'phone']);
@@ -85,5 +92,64 @@ forEachBackend(t, async (t, backend) => {
     const long = await post('/contact', { name: 'x'.repeat(500), email: 'a@b.co', phone: '021 555 1234', message: 'hi' });
     t.equal(long.statusCode, 400);
     t.equal((await app.db.selectFrom('contact_messages').selectAll().execute()).length, 1, 'still only the one message');
+  });
+
+  t.test('booking: step 3 carries its own submission token; the form posted twice makes one booking and the same redirect', async (t) => {
+    const fields = dropOffFields({ selectedVehicleType: 'sm', vehicleType: 'sm', date: inDays(11), time: '10:00', name: 'Double Poster' });
+    t.equal(hydrationState((await app.inject('/booking')).body).submission, null, 'the cached first step has no token');
+    const step3 = await post('/booking', { ...fields, step: '2', action: 'next' });
+    t.equal(step3.headers['cache-control'], 'no-store');
+    const token = hydrationState(step3.body).submission;
+    t.match(token, /^[0-9a-f-]{36}$/);
+    t.match(step3.body, `<input type="hidden" name="submission" value="${token}"/>`);
+    t.not(hydrationState((await post('/booking', { ...fields, step: '2', action: 'next' })).body).submission, token, 'every step 3 gets a new token');
+
+    const invalid = await post('/booking', { ...fields, step: '3', action: 'next', phone: '12', submission: token });
+    t.equal(invalid.statusCode, 400);
+    t.equal(hydrationState(invalid.body).submission, token, 'a step 3 with errors keeps its token');
+
+    const posts = await Promise.all([1, 2, 3].map(() => post('/booking', { ...fields, step: '3', action: 'next', submission: token })));
+    t.same(posts.map((p) => [p.statusCode, p.headers.location]), Array(3).fill([303, '/?booking=received']), 'the same redirect for each post');
+    const again = await post('/booking', { ...fields, step: '3', action: 'next', submission: token });
+    t.same([again.statusCode, again.headers.location], [303, '/?booking=received'], 'and for a later resubmission');
+    t.equal((await bookings()).filter((b) => b.name === 'Double Poster').length, 1, 'one booking');
+
+    const changed = await post('/booking', { ...fields, step: '3', action: 'next', name: 'Changed Name', submission: token });
+    t.equal(changed.statusCode, 422, 'the token was used for other details');
+    const state = hydrationState(changed.body);
+    t.match(state, { step: 3, formError: /already sent with different details/, values: { name: 'Changed Name' } });
+    t.not(state.submission, token, 'a new token to send them with');
+    t.same((await bookings()).filter((b) => b.name === 'Changed Name'), [], 'nothing booked');
+  });
+
+  t.test('contact: every page view has its own token; the form posted twice stores one message', async (t) => {
+    const views = await Promise.all(['/contact', '/contact', '/contact?sent=1'].map((url) => app.inject(url)));
+    const tokens = views.map((view) => hydrationState(view.body).submission as string);
+    t.equal(new Set(tokens).size, 3, 'a new token for each view, the thank-you view included');
+    for (const [i, view] of views.entries()) {
+      t.equal(view.headers['cache-control'], 'no-store', 'never stored by the browser, so never shared');
+      t.match(view.body, `<input type="hidden" name="submission" value="${tokens[i]}"/>`);
+      t.notMatch(view.body, /__SUBMISSION_TOKEN__/, 'no placeholder left');
+    }
+    const compressed = await app.inject({ url: '/contact', headers: { 'accept-encoding': 'br' } });
+    t.equal(compressed.headers['content-encoding'], 'br');
+    const html = brotliDecompressSync(compressed.rawPayload).toString();
+    t.match(html, `<input type="hidden" name="submission" value="${hydrationState(html).submission}"/>`, 'compressed too, with its own token');
+    t.notOk(tokens.includes(hydrationState(html).submission));
+    const fields = { name: 'Twice Sent', email: 'twice@example.com', phone: '021 555 1234', message: 'Hello twice' };
+    const posts = await Promise.all([1, 2, 3].map(() => post('/contact', { ...fields, submission: tokens[0]! })));
+    t.same(posts.map((p) => [p.statusCode, p.headers.location]), Array(3).fill([303, '/contact?sent=1#send-message']));
+    const stored = () => app.db.selectFrom('contact_messages').selectAll().where('name', '=', 'Twice Sent').execute();
+    t.equal((await stored()).length, 1, 'one message');
+
+    const changed = await post('/contact', { ...fields, message: 'A second thought', submission: tokens[0]! });
+    t.equal(changed.statusCode, 422);
+    t.match(hydrationState(changed.body), { formError: /already sent with different details/, values: { message: 'A second thought' } });
+    t.not(hydrationState(changed.body).submission, tokens[0]);
+    t.equal((await stored()).length, 1);
+
+    const forged = await post('/contact', { ...fields, submission: 'not a token' });
+    t.equal(forged.statusCode, 400);
+    t.match(forged.json(), { errors: [{ field: 'submission', message: /visible ASCII/ }] });
   });
 });

@@ -3,7 +3,8 @@
  * step's controls and the other steps' values as hidden fields, so without JavaScript each
  * Continue posts to /booking and the server answers with the next step (or the same one with its
  * messages). Once hydrated the steps change in the browser with the same shared rules, and the
- * booking is sent to /v1/create-booking; the server's answer decides.
+ * booking is sent to /v1/create-booking; the server's answer decides. A retry of the same booking
+ * (after a network failure) carries the same Idempotency-Key, so it is never booked twice.
  */
 import { Honeypot } from '../components/Honeypot.tsx';
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
@@ -27,7 +28,7 @@ import { ScheduleStep } from '../components/booking/ScheduleStep.tsx';
 import { ServiceStep } from '../components/booking/ServiceStep.tsx';
 import { WizardProgress } from '../components/booking/WizardProgress.tsx';
 import { ID } from '../components/booking/types.ts';
-import { getAvailability, postJson } from '../lib/api.ts';
+import { getAvailability, postJson, submissionKeys } from '../lib/api.ts';
 import { setFlash, showToast } from '../lib/toast.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import type { PageProps } from '../page-props.ts';
@@ -49,12 +50,16 @@ const STEP_CONTROLS: Record<WizardStep, readonly (keyof BookingInput)[]> = {
 const SAVED_ADDRESS_KEY = 'savedAddress';
 const SAVED_FIELDS = [...ADDRESS_FIELDS, 'landmark'] as const;
 
-/** The values of the other steps, carried as hidden fields so that a plain form post keeps them. */
-function HiddenValues({ values, step }: { values: BookingInput; step: WizardStep }) {
+/**
+ * The values of the other steps, carried as hidden fields so that a plain form post keeps them,
+ * and step 3's submission token (see BookingState).
+ */
+function HiddenValues({ values, step, submission }: { values: BookingInput; step: WizardStep; submission: string | null }) {
   const shown = STEP_CONTROLS[step];
   return (
     <>
       <input type="hidden" name="step" value={step} />
+      {step === 3 && submission && <input type="hidden" name="submission" value={submission} />}
       {(Object.keys(values) as (keyof BookingInput)[])
         .filter((key) => !shown.includes(key))
         .map((key) =>
@@ -109,6 +114,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
   const [formError, setFormError] = useState<string | null>(state.formError);
   const [loading, setLoading] = useState(false);
   const [availability, setAvailability] = useState(state.availability);
+  const [keys] = useState(submissionKeys);
   const heading = useRef<HTMLHeadingElement>(null);
   const previousStep = useRef(step);
 
@@ -166,8 +172,9 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
     setLoading(true);
     const payload = payloadOf(values);
     try {
-      const answer = await postJson('/v1/create-booking', payload);
+      const answer = await postJson('/v1/create-booking', payload, keys.keyFor(payload));
       if (answer.status === 201) {
+        keys.succeeded();
         rememberAddress(values);
         setFlash('success', answer.message ?? MESSAGES.bookingCreated);
         window.location.assign('/');
@@ -246,7 +253,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
               />
             )}
             {step === 3 && <DetailsStep values={values} errors={errors} update={update} />}
-            <HiddenValues values={values} step={step} />
+            <HiddenValues values={values} step={step} submission={state.submission} />
             {/* Continue comes first in the markup so that Enter in a field continues (the first
                 submit button is the form's default); CSS puts Previous on the left. */}
             <div className="wizard-actions">

@@ -1,7 +1,9 @@
 /**
  * Contact (spec section 2): info cards, the 'Send us a Message' form, the map, social links and a
  * call to action. The form checks the six rules of spec section 5 in order and shows each message
- * beside its field; with JavaScript off it posts to /contact and the server does the same.
+ * beside its field; with JavaScript off it posts to /contact and the server does the same. Either
+ * way a message sent twice (a retry, a double post) is stored once: see submissionKeys and
+ * ContactState.submission.
  */
 import { Honeypot } from '../components/Honeypot.tsx';
 import { useState, type FormEvent } from 'react';
@@ -14,7 +16,7 @@ import { SocialLinks } from '../components/SocialLinks.tsx';
 import { TextAreaField, TextField, errorFor, focusFirstError } from '../components/Field.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { PageHero } from '../components/PageHero.tsx';
-import { postJson } from '../lib/api.ts';
+import { postJson, submissionKeys } from '../lib/api.ts';
 import { showToast } from '../lib/toast.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import type { PageProps } from '../page-props.ts';
@@ -58,6 +60,7 @@ function ContactForm({ state }: { state: ContactState }) {
   const [values, setValues] = useState<ContactInput>(state.values);
   const [errors, setErrors] = useState<FieldError[]>(state.errors);
   const [loading, setLoading] = useState(false);
+  const [keys] = useState(submissionKeys);
   const set = (field: keyof ContactInput) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
 
   const onSubmit = async (event: FormEvent) => {
@@ -70,8 +73,9 @@ function ContactForm({ state }: { state: ContactState }) {
     }
     setLoading(true);
     try {
-      const answer = await postJson('/v1/contact-us-form', values);
+      const answer = await postJson('/v1/contact-us-form', values, keys.keyFor(values));
       if (answer.status === 201) {
+        keys.succeeded();
         void showToast('success', answer.message ?? MESSAGES.contactReceived);
         setValues(EMPTY);
       } else {
@@ -89,6 +93,7 @@ function ContactForm({ state }: { state: ContactState }) {
     <form className="card form" method="post" action="/contact#send-message" noValidate={hydrated} onSubmit={onSubmit} aria-labelledby="send-message">
       <h2 id="send-message">Send us a Message</h2>
       <Honeypot />
+      <input type="hidden" name="submission" value={state.submission} />
       {state.sent && (
         <p className="notice notice-success" role="status">
           <Icon name="check" /> {MESSAGES.contactReceived}

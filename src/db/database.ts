@@ -77,6 +77,19 @@ export interface ClosuresTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+/** The first answer given to a request with an idempotency key, kept for 24 hours. */
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  /** SHA-256 (hex) of the canonical JSON of the request body. */
+  fingerprint: string;
+  response_status: number;
+  /** Written as JSON text, read back parsed. */
+  response_body: ColumnType<unknown, string, string>;
+  /** Set by the database; rewritten only when an expired key is used again. */
+  created_at: ColumnType<Date, never, Date>;
+}
+
 export interface Database {
   bookings: BookingsTable;
   booking_status_changes: BookingStatusChangesTable;
@@ -84,6 +97,7 @@ export interface Database {
   staff_sessions: StaffSessionsTable;
   settings: SettingsTable;
   closures: ClosuresTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Booking = Selectable<BookingsTable>;
@@ -95,3 +109,5 @@ export type NewContactMessage = Insertable<ContactMessagesTable>;
 export type Closure = Selectable<ClosuresTable>;
 export type NewClosure = Insertable<ClosuresTable>;
 export type StaffSession = Selectable<StaffSessionsTable>;
+export type IdempotencyKey = Selectable<IdempotencyKeysTable>;
+export type NewIdempotencyKey = Insertable<IdempotencyKeysTable>;

@@ -37,6 +37,7 @@ export const MESSAGES = {
   validationFailed: 'Please correct the highlighted fields',
   controlCharacters: 'Please remove the invisible control characters from this field',
   somethingWentWrong: 'Something went wrong',
+  submissionChanged: 'This form was already sent with different details. Please check them and send it again.',
   networkError: 'We could not reach our booking system. Please check your connection and try again.',
   futureDateAlert: 'Please select a future date for your appointment.',
   honeypotFilled: "Please leave the field marked 'Leave this empty' empty, then send the form again.",

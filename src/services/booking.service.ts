@@ -3,6 +3,8 @@
  * closures, weekly closed days), and the write. The availability check and the insert share one
  * transaction holding the slot's lock, so two customers racing for the last place cannot both get
  * it, and a closure made meanwhile is either seen or lists the booking (it takes the same lock).
+ * Given a transaction (an idempotent request's, which stores its answer beside the booking), it
+ * runs in that one.
  */
 import type { Kysely } from 'kysely';
 import { priceFor } from '../domain/catalogue.ts';
@@ -13,6 +15,7 @@ import type { Booking, Database } from '../db/database.ts';
 import { unavailableMessage } from '../domain/availability.ts';
 import { countActiveForEmail, insertBooking, listAllBookings, lockEmail, lockSlots } from '../db/bookings.repository.ts';
 import { currentSlotState } from './availability.service.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { conflict, validationFailed } from '../errors.ts';
 
 export interface BookingOptions {
@@ -38,7 +41,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
   const price = priceFor(input.service, input.vehicleType, input.coatingType);
   if (price === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
 
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     // Locks in one order (address, then slot) so two bookings cannot deadlock.
     await lockEmail(trx, input.email);
     if ((await countActiveForEmail(trx, input.email, todayInAuckland(options.now))) >= options.maxActivePerEmail) {

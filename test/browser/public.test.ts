@@ -21,6 +21,21 @@ t.test('public site in Chromium', async (t) => {
 
   const toastText = (page: Page) => page.locator('.Toastify__toast').first().innerText();
 
+  /** A Quick Clean drop-off for a small car, filled in up to the last step's button. */
+  async function quickDropOffAtDetails(details: { date: string; time: string; name: string; email: string; phone: string }) {
+    const { page } = await open('/booking?package=quick-clean');
+    await page.getByRole('radio', { name: /Small Car/ }).check();
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+    await page.getByText('Drop-off Service').click();
+    await page.locator('input[name="date"]').fill(details.date);
+    await page.locator('select[name="time"]').selectOption(details.time);
+    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
+    await page.getByLabel('Full Name').fill(details.name);
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(details.email);
+    await page.getByLabel('Phone Number').fill(details.phone);
+    return page;
+  }
+
   t.test('no page has an axe violation, on a phone and on a desktop, and none logs an error', async (t) => {
     for (const width of [390, 1280]) {
       const { page, problems } = await openPage(browser, width);
@@ -296,22 +311,49 @@ t.test('public site in Chromium', async (t) => {
   });
 
   t.test('booking: a network failure shows an error and keeps everything typed', async (t) => {
-    const { page } = await open('/booking?package=quick-clean');
-    await page.getByRole('radio', { name: /Small Car/ }).check();
-    await page.getByRole('button', { name: 'Continue to Booking' }).click();
-    await page.getByText('Drop-off Service').click();
-    await page.locator('input[name="date"]').fill(inDays(8));
-    await page.locator('select[name="time"]').selectOption('15:00');
-    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
-    await page.getByLabel('Full Name').fill('Offline Customer');
-    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('offline@example.com');
-    await page.getByLabel('Phone Number').fill('021 555 0000');
+    const page = await quickDropOffAtDetails({ date: inDays(8), time: '15:00', name: 'Offline Customer', email: 'offline@example.com', phone: '021 555 0000' });
     await page.route('**/v1/create-booking', (route) => route.abort('internetdisconnected'));
     await page.getByRole('button', { name: 'Complete Booking' }).click();
     await page.locator('.Toastify__toast').waitFor();
     t.match(await toastText(page), /could not reach our booking system/);
     t.equal(await page.getByLabel('Full Name').inputValue(), 'Offline Customer');
     t.ok(await page.getByRole('button', { name: 'Complete Booking' }).isEnabled());
+    await page.context().close();
+  });
+
+  t.test('booking: a retry after the answer was lost on the way books once', async (t) => {
+    const page = await quickDropOffAtDetails({ date: inDays(12), time: '10:00', name: 'Retry Customer', email: 'retry@example.com', phone: '021 555 6060' });
+    const booked = async () => (await bookings()).filter((b) => b.name === 'Retry Customer');
+
+    // The first request reaches the server and is booked, but the connection drops before the
+    // answer reaches the page: the customer sees a network error and tries again.
+    const firstKey = new Promise<string | undefined>((resolve) =>
+      page.route(
+        '**/v1/create-booking',
+        async (route) => {
+          resolve(route.request().headers()['idempotency-key']);
+          await route.fetch();
+          await route.abort('connectionreset');
+        },
+        { times: 1 },
+      ),
+    );
+    await page.getByRole('button', { name: 'Complete Booking' }).click();
+    await page.locator('.Toastify__toast').waitFor();
+    t.match(await toastText(page), /could not reach our booking system/);
+    t.equal((await booked()).length, 1, 'the lost request was booked');
+
+    const retry = page.waitForResponse('**/v1/create-booking');
+    await page.getByRole('button', { name: 'Complete Booking' }).click();
+    const response = await retry;
+    t.match(await firstKey, /^[0-9a-f-]{36}$/);
+    t.equal(response.request().headers()['idempotency-key'], await firstKey, 'the retry carries the same key');
+    t.equal(response.status(), 201);
+    t.equal(response.headers()['idempotent-replayed'], 'true', 'and gets the first answer');
+    await page.waitForURL(url('/'));
+    await page.locator('.Toastify__toast').waitFor();
+    t.equal(await toastText(page), 'Thank you! Your booking has been received. We will contact you shortly to confirm it.');
+    t.equal((await booked()).length, 1, 'one booking');
     await page.context().close();
   });
 

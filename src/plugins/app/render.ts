@@ -5,7 +5,8 @@
  * preselected package, the day that sets the earliest booking date), so each variant is rendered
  * once, kept in memory with its ETag, and served from there: a repeat visit is a 304, and React is
  * not paid again per request. Only a form re-rendered with the visitor's own values is rendered
- * per request, and never cached.
+ * per request, and never cached. A cached page may also carry a value of its own for each answer
+ * (a form's submission token): see PageOptions.fill.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -32,6 +33,13 @@ export interface PageOptions {
    * this answer alone (a form with the visitor's input). Callers keep the set of keys bounded.
    */
   cacheKey?: string | false;
+  /**
+   * Values of this answer alone, in a page that is still rendered once: each key is a placeholder
+   * that `state` carries, replaced by its value in the cached HTML (markup and hydration data
+   * alike), so no two answers share it. Such an answer is never stored by the browser
+   * (`no-store`). Values must be plain tokens (letters, digits, `-` and `_`), safe anywhere.
+   */
+  fill?: Record<string, string>;
 }
 
 declare module 'fastify' {
@@ -63,6 +71,14 @@ export function preferredEncoding(header: string | undefined): Encoding | undefi
   if (accepted.has('br')) return 'br';
   if (accepted.has('gzip')) return 'gzip';
   return undefined;
+}
+
+const PLAIN_TOKEN = /^[\w-]+$/;
+
+/** Compressed for one answer: fast settings, since it is paid on every request. */
+function compressedOnce(html: string, encoding: Encoding): Buffer {
+  if (encoding === 'br') return brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+  return gzipSync(html, { level: 6 });
 }
 
 function compressed(doc: CachedDocument, encoding: Encoding): Buffer {
@@ -161,6 +177,16 @@ export default fp(
       const doc = documentFor(pagePath, options.state, pagePath === NOT_FOUND_PATH ? '' : (options.cacheKey ?? ''));
       this.type('text/html; charset=utf-8');
       if (options.cacheKey === false) return this.code(status).header('cache-control', 'no-store').send(doc.html);
+      if (options.fill) {
+        let html = doc.html;
+        for (const [placeholder, value] of Object.entries(options.fill)) {
+          if (!PLAIN_TOKEN.test(value)) throw new Error(`Not a plain token for ${placeholder}`);
+          html = html.replaceAll(placeholder, value);
+        }
+        this.code(status).header('cache-control', 'no-store').header('vary', 'accept-encoding');
+        const encoding = preferredEncoding(this.request.headers['accept-encoding']);
+        return encoding ? this.header('content-encoding', encoding).send(compressedOnce(html, encoding)) : this.send(html);
+      }
       this.header('cache-control', 'no-cache').header('etag', doc.etag).header('vary', 'accept-encoding');
       if (status === 200 && this.request.headers['if-none-match'] === doc.etag) return this.code(304).send();
       this.code(pagePath === NOT_FOUND_PATH ? 404 : status);

@@ -3,8 +3,11 @@
  * form state (the other steps' values ride along as hidden fields) plus the step it came from; the
  * server checks that step with the shared rules and answers with the next step, or the same step
  * with its messages. The last step books through the same service as POST /v1/create-booking and
- * redirects home (POST/redirect/GET).
+ * redirects home (POST/redirect/GET). Step 3 carries a submission token made when it is rendered
+ * (always per request: it is the answer to a step-2 post), so that the same form posted twice
+ * (a double click, a resubmission) makes one booking and gets the same redirect.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { withSlotError } from '../../domain/availability.ts';
@@ -23,9 +26,12 @@ import {
 import { bookingWindow } from '../../domain/booking-dates.ts';
 import { PACKAGES } from '../../domain/catalogue.ts';
 import { HONEYPOT_FIELD } from '../../domain/forms.ts';
+import { MESSAGES } from '../../domain/messages.ts';
 import { formError, isConnectionError } from '../../errors.ts';
 import { availabilityOn } from '../../services/availability.service.ts';
 import { createBooking } from '../../services/booking.service.ts';
+import { answerOnce } from '../../services/idempotency.service.ts';
+import { submissionKey } from '../v1/idempotency.ts';
 import type { BookingState, WizardStep } from '#client/page-state.ts';
 import { BOOKING_RECEIVED } from './home.ts';
 
@@ -40,6 +46,7 @@ const BookingForm = Type.Object(
     [HONEYPOT_FIELD]: Type.Optional(Type.String({ maxLength: 200 })),
     step: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('2'), Type.Literal('3')])),
     action: Type.Optional(Type.Union([Type.Literal('next'), Type.Literal('back')])),
+    submission: Type.Optional(submissionKey("Step 3's submission token")),
   },
   { additionalProperties: false },
 );
@@ -49,6 +56,7 @@ type BookingFormBody = Partial<Record<BookingTextField, string>> & {
   [HONEYPOT_FIELD]?: string;
   step?: '1' | '2' | '3';
   action?: 'next' | 'back';
+  submission?: string;
 };
 
 function isFinalStep(body: BookingFormBody | undefined): boolean {
@@ -68,9 +76,10 @@ function state(
   errors: BookingState['errors'] = [],
   message: string | null = null,
   availability: BookingState['availability'] = null,
+  submission: string | null = null,
 ): BookingState {
   const window = bookingWindow(now);
-  return { step, values, errors, formError: message, minDate: window.min, maxDate: window.max, availability };
+  return { step, values, errors, formError: message, minDate: window.min, maxDate: window.max, availability, submission };
 }
 
 function valuesOf(body: BookingFormBody): BookingInput {
@@ -142,23 +151,34 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       if (step === 2) {
         const availability = await availabilityOf(values.date);
         const errors = withSlotError(validateScheduleStep(values, bookingWindow(now)), availability?.slots ?? null, values.time);
-        return errors.length > 0 ? render(400, state(now, 2, values, errors, null, availability)) : render(200, state(now, 3, values));
+        return errors.length > 0 ? render(400, state(now, 2, values, errors, null, availability)) : render(200, state(now, 3, values, [], null, null, randomUUID()));
       }
+      // A step 3 shown again keeps its token while nothing was booked with it.
+      const submission = body.submission ?? randomUUID();
       const errors = validateDetailsStep(values);
-      if (errors.length > 0) return render(400, state(now, 3, values, errors));
+      if (errors.length > 0) return render(400, state(now, 3, values, errors, null, null, submission));
       try {
         app.formGuard.check(request, reply, body[HONEYPOT_FIELD]);
-        const booking = await createBooking(app.db, values, { now, slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail });
-        request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
-        return reply.redirect(`/?booking=${BOOKING_RECEIVED}`, 303);
+        const answer = await answerOnce(app.db, { scope: 'booking-form', key: body.submission, payload: values }, async (trx) => {
+          const booking = await createBooking(trx, values, { now, slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail });
+          request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
+          return { status: 303, body: { location: `/?booking=${BOOKING_RECEIVED}` } };
+        });
+        if (answer.replayed) request.log.info('booking form posted again; the first answer is repeated');
+        return reply.redirect(answer.body.location, answer.status);
       } catch (caught) {
         const error = formError(caught);
         if (!error) throw caught;
+        // The token was used for other details (the page kept by the browser after a booking,
+        // then changed): nothing is booked until the visitor sends them again, with a new token.
+        if (error.code === 'IDEMPOTENCY_KEY_REUSED') return render(422, state(now, 3, values, [], MESSAGES.submissionChanged, null, randomUUID()));
         const first = error.errors[0];
         const target = first ? stepOfField(first.field) : 3;
         const message = error.errors.length === 0 || error.statusCode === 409 ? error.message : null;
         reply.headers(error.headers);
-        return target === 2 ? stepTwo(error.statusCode, error.errors, message) : render(error.statusCode, state(now, target, values, error.errors, message));
+        return target === 2
+          ? stepTwo(error.statusCode, error.errors, message)
+          : render(error.statusCode, state(now, target, values, error.errors, message, null, target === 3 ? submission : null));
       }
     },
   );

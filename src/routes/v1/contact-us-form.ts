@@ -4,6 +4,8 @@ import { Type } from 'typebox';
 import { CONTACT_LIMITS } from '../../domain/contact-rules.ts';
 import { MESSAGES } from '../../domain/messages.ts';
 import { receiveContactMessage } from '../../services/contact.service.ts';
+import { IdempotencyHeaders, sendOnce } from './idempotency.ts';
+import { ErrorSchema } from '#api/schemas.ts';
 import { errorResponses } from './schemas.ts';
 
 export const ContactBody = Type.Object(
@@ -24,19 +26,22 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Send a message to the business',
         tags: ['public'],
+        headers: IdempotencyHeaders,
         body: ContactBody,
         response: {
           201: Type.Object({ message: Type.String(), id: Type.String({ format: 'uuid' }) }),
+          422: ErrorSchema,
           ...errorResponses,
         },
       },
     },
-    async (request, reply) => {
-      const { name = '', email = '', phone = '', message = '' } = request.body;
-      const saved = await receiveContactMessage(app.db, { name, email, phone, message });
-      request.log.info({ contactMessageId: saved.id }, 'contact message received');
-      return reply.code(201).send({ message: MESSAGES.contactReceived, id: saved.id });
-    },
+    async (request, reply) =>
+      sendOnce(reply, app.db, { scope: 'contact-us-form', payload: request.body }, async (trx) => {
+        const { name = '', email = '', phone = '', message = '' } = request.body;
+        const saved = await receiveContactMessage(trx, { name, email, phone, message });
+        request.log.info({ contactMessageId: saved.id }, 'contact message received');
+        return { status: 201, body: { message: MESSAGES.contactReceived, id: saved.id } };
+      }),
   );
 };
 

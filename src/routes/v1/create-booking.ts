@@ -6,6 +6,7 @@ import { PACKAGE_NAMES } from '../../domain/catalogue.ts';
 import { MESSAGES } from '../../domain/messages.ts';
 import { createBooking } from '../../services/booking.service.ts';
 import { BookingSchema, ErrorSchema } from '#api/schemas.ts';
+import { IdempotencyHeaders, sendOnce } from './idempotency.ts';
 import { errorResponses, toBookingDto } from './schemas.ts';
 
 const text = (field: keyof typeof BOOKING_LIMITS, description: string) =>
@@ -48,23 +49,26 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Book a service',
         tags: ['public'],
+        headers: IdempotencyHeaders,
         body: CreateBookingBody,
         response: {
           201: Type.Object({ message: Type.String(), id: Type.String({ format: 'uuid' }), booking: BookingSchema }),
           409: ErrorSchema,
+          422: ErrorSchema,
           ...errorResponses,
         },
       },
     },
-    async (request, reply) => {
-      const booking = await createBooking(
-        app.db,
-        { ...emptyBooking(), ...request.body },
-        { now: app.now(), slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail },
-      );
-      request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created');
-      return reply.code(201).send({ message: MESSAGES.bookingCreated, id: booking.id, booking: toBookingDto(booking) });
-    },
+    async (request, reply) =>
+      sendOnce(reply, app.db, { scope: 'create-booking', payload: request.body }, async (trx) => {
+        const booking = await createBooking(
+          trx,
+          { ...emptyBooking(), ...request.body },
+          { now: app.now(), slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail },
+        );
+        request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created');
+        return { status: 201, body: { message: MESSAGES.bookingCreated, id: booking.id, booking: toBookingDto(booking) } };
+      }),
   );
 };
 

@@ -1,0 +1,87 @@
+/**
+ * Idempotent submissions. A request carrying a key (the API's Idempotency-Key header, a form's
+ * hidden submission token) is answered once: the answer is stored with the key in the same
+ * transaction as the row it reports, and the same key with the same body gets that answer again,
+ * never a second row. The same key with another body is refused (422).
+ *
+ * The key's advisory lock is the transaction's first statement, so a second request sent at the
+ * same moment waits for the first to commit and then finds its answer (read committed: each
+ * statement sees what was committed before it started).
+ *
+ * Only successful answers are stored. A failure thrown by the work (invalid input, a full or
+ * closed slot, a lost database) rolls everything back, the key included, so a retry with the same
+ * key is processed afresh: with the input corrected, or once a place has become free. Replaying
+ * a 409 would keep a customer from a slot that has since opened, for no gain: the 409 wrote
+ * nothing, so processing the retry cannot duplicate anything.
+ */
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import { deleteExpiredIdempotencyKeys, findIdempotencyKey, insertIdempotencyKey, lockIdempotencyKey } from '../db/idempotency-keys.repository.ts';
+import { idempotencyKeyReused } from '../errors.ts';
+
+/** How long a key is remembered. */
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+
+/** What a route answered: a status and a JSON body (for a form post, where it redirected). */
+export interface Answer<T> {
+  status: number;
+  body: T;
+}
+
+export interface IdempotentAnswer<T> extends Answer<T> {
+  /** True when this is the stored answer to an earlier request with the same key. */
+  replayed: boolean;
+}
+
+export interface IdempotentRequest {
+  /** The route the key belongs to; keys of different routes never meet. */
+  scope: string;
+  /** Undefined: the request has no key and is simply processed. */
+  key: string | undefined;
+  /** The validated body; its canonical JSON tells a retry from another request. */
+  payload: unknown;
+}
+
+/** SHA-256 of the canonical JSON (RFC 8785): key order and spacing do not change it. */
+export function fingerprintOf(payload: unknown): string {
+  return createHash('sha256')
+    .update(canonicalize(payload) ?? '')
+    .digest('hex');
+}
+
+/**
+ * Answers `request` with `produce`, at most once per key. `produce` gets the transaction to do
+ * its writes in (the services run in a transaction they are given) and returns the answer to
+ * store; it throws to fail, and then nothing is stored.
+ */
+export async function answerOnce<T>(
+  db: Kysely<Database>,
+  request: IdempotentRequest,
+  produce: (trx: Kysely<Database>) => Promise<Answer<T>>,
+): Promise<IdempotentAnswer<T>> {
+  const { scope, key } = request;
+  if (key === undefined) return { ...(await produce(db)), replayed: false };
+  const fingerprint = fingerprintOf(request.payload);
+  return db.transaction().execute(async (trx) => {
+    await lockIdempotencyKey(trx, scope, key);
+    const stored = await findIdempotencyKey(trx, scope, key, IDEMPOTENCY_KEY_TTL_HOURS);
+    if (stored) {
+      if (stored.fingerprint !== fingerprint) throw idempotencyKeyReused();
+      return { status: stored.response_status, body: stored.response_body as T, replayed: true };
+    }
+    const answer = await produce(trx);
+    await insertIdempotencyKey(
+      trx,
+      { scope, key, fingerprint, response_status: answer.status, response_body: JSON.stringify(answer.body) },
+      IDEMPOTENCY_KEY_TTL_HOURS,
+    );
+    return { ...answer, replayed: false };
+  });
+}
+
+/** Deletes the expired keys; returns how many. */
+export function purgeExpiredKeys(db: Kysely<Database>): Promise<number> {
+  return deleteExpiredIdempotencyKeys(db, IDEMPOTENCY_KEY_TTL_HOURS);
+}
