@@ -2,6 +2,7 @@
 import type { BookingInput } from '#domain/booking-rules.ts';
 import type { ContactInput } from '#domain/contact-rules.ts';
 import type { FieldError } from '#domain/messages.ts';
+import type { Quote } from '#domain/pricing.ts';
 
 /** Home: a confirmation shown after a booking made without JavaScript (POST, redirect, GET). */
 export interface HomeState {
@@ -19,6 +20,8 @@ export interface BookingState {
   /** Earliest and latest bookable dates (YYYY-MM-DD, Auckland), for the date input. */
   minDate: string;
   maxDate: string;
+  /** Step 3 rendered by the server: the quote for the e-mail already entered (list price before). */
+  quote: Quote | null;
 }
 
 export interface ContactState {

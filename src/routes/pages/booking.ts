@@ -23,8 +23,10 @@ import { PACKAGES } from '../../domain/catalogue.ts';
 import { HONEYPOT_FIELD } from '../../domain/forms.ts';
 import { formError } from '../../errors.ts';
 import { createBooking } from '../../services/booking.service.ts';
+import { quoteForWizard } from '../../services/quote.service.ts';
+import type { Quote } from '../../domain/pricing.ts';
 import type { BookingState, WizardStep } from '#client/page-state.ts';
-import { BOOKING_RECEIVED } from './home.ts';
+import { bookingReceivedUrl } from './home.ts';
 
 const textFields = Object.fromEntries(
   Object.entries(BOOKING_LIMITS).map(([field, max]) => [field, Type.Optional(Type.String({ maxLength: max }))]),
@@ -58,9 +60,9 @@ function findPackageParam(value: string | undefined) {
   return PACKAGES.find((pkg) => pkg.id === wanted || pkg.name.toLowerCase() === wanted);
 }
 
-function state(now: Date, step: WizardStep, values: BookingInput, errors: BookingState['errors'] = [], message: string | null = null): BookingState {
+function state(now: Date, step: WizardStep, values: BookingInput, errors: BookingState['errors'] = [], message: string | null = null, quote: Quote | null = null): BookingState {
   const window = bookingWindow(now);
-  return { step, values, errors, formError: message, minDate: window.min, maxDate: window.max };
+  return { step, values, errors, formError: message, minDate: window.min, maxDate: window.max, quote };
 }
 
 function valuesOf(body: BookingFormBody): BookingInput {
@@ -104,6 +106,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const step = Number(body.step ?? '1') as WizardStep;
       let values = valuesOf(body);
       const render = (status: number, next: BookingState) => reply.page({ status, state: next, cacheKey: false });
+      // Step 3 shows the server's quote for the e-mail already entered (the list price before).
+      const detailsStep = async (status: number, errors: BookingState['errors'] = [], message: string | null = null) =>
+        render(status, state(now, 3, values, errors, message, await quoteForWizard(app.db, values)));
 
       if (body.action === 'back') return render(200, state(now, Math.max(1, step - 1) as WizardStep, values));
 
@@ -114,22 +119,24 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (step === 2) {
         const errors = validateScheduleStep(values, bookingWindow(now));
-        return errors.length > 0 ? render(400, state(now, 2, values, errors)) : render(200, state(now, 3, values));
+        return errors.length > 0 ? render(400, state(now, 2, values, errors)) : detailsStep(200);
       }
       const errors = validateDetailsStep(values);
-      if (errors.length > 0) return render(400, state(now, 3, values, errors));
+      if (errors.length > 0) return detailsStep(400, errors);
       try {
         app.formGuard.check(request, reply, body[HONEYPOT_FIELD]);
         const booking = await createBooking(app.db, values, { now, slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail });
         request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
-        return reply.redirect(`/?booking=${BOOKING_RECEIVED}`, 303);
+        return reply.redirect(bookingReceivedUrl(booking.reference), 303);
       } catch (caught) {
         const error = formError(caught);
         if (!error) throw caught;
         const first = error.errors[0];
         const target = first ? stepOfField(first.field) : 3;
         const message = error.errors.length === 0 || error.statusCode === 409 ? error.message : null;
-        return reply.headers(error.headers).page({ status: error.statusCode, state: state(now, target, values, error.errors, message), cacheKey: false });
+        reply.headers(error.headers);
+        if (target === 3) return detailsStep(error.statusCode, error.errors, message);
+        return render(error.statusCode, state(now, target, values, error.errors, message));
       }
     },
   );
