@@ -21,11 +21,11 @@ import { MESSAGES, type FieldError } from '#domain/messages.ts';
 import { focusFirstError } from '../components/Field.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { BookingSummary } from '../components/booking/BookingSummary.tsx';
-import { DetailsStep } from '../components/booking/DetailsStep.tsx';
-import { ScheduleStep } from '../components/booking/ScheduleStep.tsx';
+import { laterSteps, loadLaterSteps } from '../components/booking/later-steps-loader.ts';
 import { ServiceStep } from '../components/booking/ServiceStep.tsx';
 import { WizardProgress } from '../components/booking/WizardProgress.tsx';
 import { ID } from '../components/booking/types.ts';
+import { useQuote } from '../components/booking/use-quote.ts';
 import { postJson } from '../lib/api.ts';
 import { setFlash, showToast } from '../lib/toast.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
@@ -100,8 +100,14 @@ function payloadOf(values: BookingInput): BookingInput {
   return { ...values, ...Object.fromEntries([...SAVED_FIELDS].map((field) => [field, ''])), saveAddress: false };
 }
 
+/** Before hydrating a page the server rendered at step 2 or 3, that step's code is loaded. */
+export async function prepare(state: BookingState): Promise<void> {
+  if (state.step > 1) await loadLaterSteps();
+}
+
 export default function BookingPage({ business, state }: PageProps<BookingState>) {
   const hydrated = useHydrated();
+  const [later, setLater] = useState(laterSteps);
   const [step, setStep] = useState<WizardStep>(state.step);
   const [values, setValues] = useState<BookingInput>(state.values);
   const [errors, setErrors] = useState<FieldError[]>(state.errors);
@@ -109,6 +115,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
   const [loading, setLoading] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const previousStep = useRef(step);
+  const quote = useQuote(values, step === 3, state.quote, state.values);
 
   const update = (change: Partial<BookingInput>) => setValues((current) => ({ ...current, ...change }));
 
@@ -122,6 +129,11 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
       ...(pkg && !current.service ? completeServiceChoice({ ...current, service: pkg.name }) : {}),
       ...(saved && ADDRESS_FIELDS.every((field) => current[field] === '') ? { ...saved, saveAddress: true } : {}),
     }));
+  }, []);
+
+  useEffect(() => {
+    // Steps 2 and 3 are fetched while the customer chooses on step 1.
+    loadLaterSteps().then(setLater, () => undefined);
   }, []);
 
   useEffect(() => {
@@ -175,7 +187,14 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
       const found = validateServiceStep(completed);
       if (found.length > 0) return showErrors(found);
       setValues(completed);
-      goTo(2);
+      if (later) return goTo(2);
+      loadLaterSteps().then(
+        (loaded) => {
+          setLater(loaded);
+          goTo(2);
+        },
+        () => setFormError(MESSAGES.networkError),
+      );
     } else if (step === 2) {
       const found = validateScheduleStep(values, { min: state.minDate, max: state.maxDate });
       if (found.length > 0) return showErrors(found);
@@ -213,8 +232,8 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
             )}
             {step === 3 && <Honeypot />}
             {step === 1 && <ServiceStep values={values} errors={errors} update={update} />}
-            {step === 2 && (
-              <ScheduleStep
+            {step === 2 && later && (
+              <later.ScheduleStep
                 values={values}
                 errors={errors}
                 update={update}
@@ -224,7 +243,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
                 rejectDate={(message) => setErrors([{ field: 'date', message }])}
               />
             )}
-            {step === 3 && <DetailsStep values={values} errors={errors} update={update} />}
+            {step === 3 && later && <later.DetailsStep values={values} errors={errors} update={update} quote={quote} />}
             <HiddenValues values={values} step={step} />
             {/* Continue comes first in the markup so that Enter in a field continues (the first
                 submit button is the form's default); CSS puts Previous on the left. */}
@@ -239,7 +258,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
               )}
             </div>
           </form>
-          <BookingSummary values={values} />
+          <BookingSummary values={values} quote={quote} />
         </div>
       </div>
     </section>
