@@ -3,21 +3,18 @@
  * first-service discount, the quote stored with each booking, the reference on the no-JavaScript
  * thank-you page and step 3's quote without JavaScript, and migration 004 on existing bookings.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import t from 'tap';
 import { isBookingReference, REFERENCE_ALPHABET } from '../src/domain/booking-reference.ts';
 import { CERAMIC_COATING, COATING_TYPES, PACKAGES, VEHICLE_TYPES } from '../src/domain/catalogue.ts';
 import { formatNzd, percentOf, quoteFor } from '../src/domain/pricing.ts';
-import { openDatabase } from '../src/db/connect.ts';
-import { migrateToLatest } from '../src/db/migrator.ts';
 import { MIGRATIONS_DIR } from '../src/paths.ts';
 import { newBookingReference } from '../src/services/booking-reference.ts';
 import { createBooking } from '../src/services/booking.service.ts';
 import { emptyBooking } from '../src/domain/booking-rules.ts';
-import { buildTestApp, createServerDatabase, forEachBackend, login } from './helper.ts';
+import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { inDays, originalClientPayload, testNow } from './support/payloads.ts';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -197,8 +194,8 @@ forEachBackend(t, async (t, backend) => {
   t.test('without JavaScript: step 3 shows the quote for the e-mail entered, the thank-you page the reference', async (t) => {
     const post = (fields: Record<string, string>) =>
       app.inject({ method: 'POST', url: '/booking', payload: form(fields), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    const fields = { ...originalClientPayload({ date: inDays(13), time: '09:00' }) } as Record<string, string>;
-    delete fields.saveAddress;
+    // saveAddress unticked: a form sends nothing for it.
+    const { saveAddress: _unticked, ...fields } = originalClientPayload({ date: inDays(13), time: '09:00' });
 
     const listOnly = await post({ ...fields, email: '', step: '2', action: 'next' });
     t.equal(listOnly.statusCode, 200);
@@ -238,30 +235,33 @@ forEachBackend(t, async (t, backend) => {
   });
 
   t.test('migration 004 gives existing bookings a reference and their price in cents', async (t) => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'migrations-'));
-    t.teardown(() => rm(dir, { recursive: true, force: true }));
-    for (const file of ['001_initial.sql', '002_staff_tools.sql']) await cp(path.join(MIGRATIONS_DIR, file), path.join(dir, file));
-    const handle = await openDatabase(
-      { databaseUrl: backend === 'postgres' ? await createServerDatabase(t) : undefined, dataDir: 'memory://', poolMax: 2, connectTimeoutMs: 5000 },
-      { warn: () => undefined },
-    );
-    t.teardown(() => handle.close());
-    await migrateToLatest(handle.db, dir);
-    await sql`
-      insert into bookings (service, vehicle_type, date, time, service_type, name, email, phone, price_nzd)
-      select 'Quick Clean', 'sm', date '2026-12-01', '09:00', 'dropoff', 'Old ' || i, 'old' || i || '@example.com', '021 555 0000', 60 + i
-      from generate_series(1, 300) as i`.execute(handle.db);
-    await cp(path.join(MIGRATIONS_DIR, '004_references_quotes.sql'), path.join(dir, '004_references_quotes.sql'));
-    t.same(await migrateToLatest(handle.db, dir), ['004_references_quotes']);
-    const rows = await handle.db.selectFrom('bookings').selectAll().orderBy('name').execute();
-    t.equal(rows.length, 300);
-    t.ok(rows.every((row) => isBookingReference(row.reference)), 'every reference well-formed');
-    t.equal(new Set(rows.map((row) => row.reference)).size, 300, 'and unique');
-    const old1 = rows.find((row) => row.name === 'Old 1')!;
-    t.match(old1, { list_price_cents: 6100, discount_cents: 0, total_cents: 6100, discount_kind: null, discount_percent: null });
-    t.notOk('price_nzd' in old1, 'the dollar column is gone');
-    const found = await handle.db.selectFrom('bookings').select('name').where('search_text', 'like', `%${old1.reference.toLowerCase()}%`).execute();
-    t.same(found, [{ name: 'Old 1' }], 'the search text includes the reference');
+    // 001 and 002 in a schema of their own, rows the way the original stored them, then 004; all
+    // in one transaction on one connection (search_path), dropped at the end.
+    const migration = (file: string) => readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
+    await app.db.transaction().execute(async (trx) => {
+      await sql`create schema before_004`.execute(trx);
+      await sql`set local search_path to before_004, public`.execute(trx);
+      for (const file of ['001_initial.sql', '002_staff_tools.sql']) await sql.raw(await migration(file)).execute(trx);
+      await sql`
+        insert into bookings (service, vehicle_type, date, time, service_type, name, email, phone, price_nzd)
+        select 'Quick Clean', 'sm', date '2026-12-01', '09:00', 'dropoff', 'Old ' || i, 'old' || i || '@example.com', '021 555 0000', 60 + i
+        from generate_series(1, 300) as i`.execute(trx);
+      await sql.raw(await migration('004_references_quotes.sql')).execute(trx);
+
+      const rows = await trx.selectFrom('bookings').selectAll().orderBy('name').execute();
+      t.equal(rows.length, 300);
+      t.ok(rows.every((row) => isBookingReference(row.reference)), 'every reference well-formed');
+      t.equal(new Set(rows.map((row) => row.reference)).size, 300, 'and unique');
+      const old1 = rows.find((row) => row.name === 'Old 1')!;
+      t.match(old1, { list_price_cents: 6100, discount_cents: 0, total_cents: 6100, discount_kind: null, discount_percent: null });
+      t.notOk('price_nzd' in old1, 'the dollar column is gone');
+      const found = await trx.selectFrom('bookings').select('name').where('search_text', 'like', `%${old1.reference.toLowerCase()}%`).execute();
+      t.same(found, [{ name: 'Old 1' }], 'the search text includes the reference');
+      await sql`savepoint format_check`.execute(trx);
+      await t.rejects(sql`update bookings set reference = 'OIL01234' where name = 'Old 2'`.execute(trx), /bookings_reference_format/, 'look-alikes refused by the database');
+      await sql`rollback to savepoint format_check`.execute(trx);
+      await sql`drop schema before_004 cascade`.execute(trx);
+    });
   });
 });
 
