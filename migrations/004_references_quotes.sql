@@ -77,4 +77,4 @@ CREATE INDEX bookings_search_idx ON bookings USING gin (search_text gin_trgm_ops
 -- The first-service discount asks "has this e-mail a booking that is not cancelled?": one probe
 -- of this index, whatever the number of bookings. E-mails are stored trimmed; lower() makes the
 -- comparison case-insensitive.
-CREATE INDEX bookings_active_email_idx ON bookings (lower(email)) WHERE status <> 'cancelled';
+CREATE INDEX bookings_uncancelled_email_idx ON bookings (lower(email)) WHERE status <> 'cancelled';

@@ -45,7 +45,7 @@ export async function countActiveForEmail(db: Db, email: string, fromDate: strin
 
 /**
  * True when the e-mail (trimmed, case-insensitive) has a booking that is not cancelled. One probe
- * of bookings_active_email_idx: the expression and the predicate match the partial index's.
+ * of bookings_uncancelled_email_idx: the expression and the predicate match the partial index's.
  */
 export async function hasActiveBookingFor(db: Db, email: string): Promise<boolean> {
   const row = await db
