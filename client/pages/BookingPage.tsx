@@ -115,7 +115,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
   const [loading, setLoading] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const previousStep = useRef(step);
-  const quote = useQuote(values, step === 3, state.quote, state.values);
+  const [quote, serverQuote] = useQuote(values, state.quote, state.values);
 
   const update = (change: Partial<BookingInput>) => setValues((current) => ({ ...current, ...change }));
 
@@ -243,7 +243,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
                 rejectDate={(message) => setErrors([{ field: 'date', message }])}
               />
             )}
-            {step === 3 && later && <later.DetailsStep values={values} errors={errors} update={update} quote={quote} />}
+            {step === 3 && later && <later.DetailsStep values={values} errors={errors} update={update} quote={quote} server={serverQuote} />}
             <HiddenValues values={values} step={step} />
             {/* Continue comes first in the markup so that Enter in a field continues (the first
                 submit button is the form's default); CSS puts Previous on the left. */}

@@ -8,9 +8,18 @@ import { EMAIL_PATTERN } from '#domain/text-rules.ts';
 import { TextAreaField, TextField, errorFor } from '../Field.tsx';
 import { QuoteBreakdown } from './QuoteBreakdown.tsx';
 import { ID, type StepProps } from './types.ts';
+import type { ServerQuote } from './use-quote.ts';
+import { useServerQuote } from './use-server-quote.ts';
 import './DetailsStep.css';
 
-export function DetailsStep({ values, errors, update, quote }: StepProps & { quote: Quote | undefined }) {
+interface QuoteProps {
+  quote: Quote | undefined;
+  /** The server quote the page knows, and where a new one goes. */
+  server: ServerQuote;
+}
+
+export function DetailsStep({ values, errors, update, quote, server }: StepProps & QuoteProps) {
+  useServerQuote(values, server);
   return (
     <div>
       {errors.length > 0 && (

@@ -1,51 +1,38 @@
 /**
  * The quote the wizard shows: the list price from the shared catalogue at once, then, on step 3,
- * the server's quote (with the first-service discount when it applies) for the e-mail entered,
- * asked for once the address looks complete and the customer pauses typing.
+ * the server's quote (with the first-service discount when it applies) for the e-mail entered.
+ * Asking the server is step 3's job (use-server-quote.ts, in the lazy chunk of steps 2 and 3, which
+ * keeps the booking page within its JavaScript budget); the page keeps the answer.
  */
-import { useEffect, useState } from 'react';
+import { useState, type Dispatch, type SetStateAction } from 'react';
 import { vehicleTypeForSize, type BookingInput } from '#domain/booking-rules.ts';
 import { listPriceCents, quoteFor, type Quote } from '#domain/pricing.ts';
 import { EMAIL_PATTERN } from '#domain/text-rules.ts';
-import { postJson } from '../../lib/api.ts';
 
-const TYPING_PAUSE_MS = 400;
+/** A server quote and the values it is for (see quoteKey). */
+export interface KnownQuote {
+  key: string;
+  quote: Quote;
+}
+
+/** The server quote known so far, and its setter: step 3 reports a new one with it. */
+export type ServerQuote = [KnownQuote | null, Dispatch<SetStateAction<KnownQuote | null>>];
 
 /** The vehicle type of the size chosen so far (step 1 sets vehicleType itself only on Continue). */
-const vehicleTypeOf = (values: BookingInput) => vehicleTypeForSize(values.selectedVehicleType) || values.vehicleType;
+export const vehicleTypeOf = (values: BookingInput) => vehicleTypeForSize(values.selectedVehicleType) || values.vehicleType;
 
 /** What a quote depends on: the service choice and a complete-looking e-mail ('' otherwise). */
-function quoteKey(values: BookingInput): string {
+export function quoteKey(values: BookingInput): string {
   const email = values.email.trim();
   return [values.service, vehicleTypeOf(values), values.coatingType, EMAIL_PATTERN.test(email) ? email.toLowerCase() : ''].join('\n');
 }
 
-/** `initial`: the server's quote for `values` when it rendered step 3. */
-export function useQuote(values: BookingInput, onDetailsStep: boolean, initial: Quote | null, initialValues: BookingInput): Quote | undefined {
-  const [known, setKnown] = useState(initial && { key: quoteKey(initialValues), quote: initial });
+/** `initial`: the server's quote for `initialValues` when it rendered step 3. Returns the quote to show. */
+export function useQuote(values: BookingInput, initial: Quote | null, initialValues: BookingInput): [Quote | undefined, ServerQuote] {
+  const server = useState<KnownQuote | null>(initial && { key: quoteKey(initialValues), quote: initial });
+  const known = server[0];
   const key = quoteKey(values);
-  const wantsServer = onDetailsStep && !key.endsWith('\n') && known?.key !== key;
-
-  useEffect(() => {
-    if (!wantsServer) return;
-    let current = true;
-    const { service, selectedVehicleType, coatingType, email } = values;
-    const timer = setTimeout(() => {
-      postJson('/v1/quote', { service, vehicleType: vehicleTypeOf(values), selectedVehicleType, coatingType, email }).then(
-        (answer) => {
-          // Anything but a quote leaves the list price shown; the booking's own answer decides.
-          if (current && answer.status === 200) setKnown({ key, quote: answer.body as unknown as Quote });
-        },
-        () => undefined,
-      );
-    }, TYPING_PAUSE_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [wantsServer, key]);
-
-  if (known?.key === key) return known.quote;
+  if (known?.key === key) return [known.quote, server];
   const list = listPriceCents(values.service, vehicleTypeOf(values), values.coatingType);
-  return list === undefined ? undefined : quoteFor(list, false);
+  return [list === undefined ? undefined : quoteFor(list, false), server];
 }
