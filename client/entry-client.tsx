@@ -12,7 +12,7 @@ const root = document.getElementById('root');
 if (data && root) {
   const props = JSON.parse(data.textContent ?? '{}') as PageProps<unknown>;
   // The server names the page's module, so the page table (titles, descriptions) stays out of the bundle.
-  loadPage(root.dataset.page as PageModule).then((Page) => {
+  loadPage(root.dataset.page as PageModule, props.state).then((Page) => {
     hydrateRoot(root, <App {...props} Page={Page} />);
   });
 }

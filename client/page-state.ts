@@ -4,6 +4,7 @@ import type { ContactInput } from '#domain/contact-rules.ts';
 import type { FieldError } from '#domain/messages.ts';
 import type { DayAvailability } from '#domain/availability.ts';
 import type { ScheduleShape } from '#domain/schedule.ts';
+import type { Quote } from '#domain/pricing.ts';
 
 /** Home: a confirmation shown after a booking made without JavaScript (POST, redirect, GET). */
 export interface HomeState {
@@ -28,6 +29,8 @@ export interface BookingState {
    * makes one booking. Made for each step 3 rendered (never in a cached page); null otherwise.
    */
   submission: string | null;
+  /** Step 3 rendered by the server: the quote for the e-mail already entered (list price before). */
+  quote: Quote | null;
 }
 
 export interface ContactState {

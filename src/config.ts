@@ -33,6 +33,7 @@ export const EnvSchema = Type.Object({
   TRUST_PROXY: Type.String({ default: 'false' }),
   BODY_LIMIT_BYTES: Type.Union([Type.Integer({ minimum: 1024, maximum: 1048576 })], { default: 16384 }),
   RATE_LIMIT_FORMS_MAX: Type.Union([Positive], { default: 10 }),
+  RATE_LIMIT_QUOTE_MAX: Type.Union([Positive], { default: 60 }),
   RATE_LIMIT_LOGIN_MAX: Type.Union([Positive], { default: 5 }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Union([Positive], { default: 60 }),
   RATE_LIMIT_BOOKINGS_PER_DAY: Type.Union([Positive], { default: 20 }),
@@ -77,7 +78,7 @@ export interface Config {
   /** false, true (trust every peer: only when nothing but the proxy can reach the app), or addresses/CIDRs. */
   trustProxy: boolean | string;
   bodyLimit: number;
-  rateLimit: { formsMax: number; loginMax: number; windowMs: number; bookingsPerDay: number; loginFailuresMax: number };
+  rateLimit: { formsMax: number; quoteMax: number; loginMax: number; windowMs: number; bookingsPerDay: number; loginFailuresMax: number };
   /** Redis for the rate-limit counters, shared by every instance; in-process counters when absent. */
   redisUrl: string | undefined;
   /** Upcoming (pending or confirmed) bookings one e-mail address may hold at once. */
@@ -154,6 +155,7 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     bodyLimit: env.BODY_LIMIT_BYTES,
     rateLimit: {
       formsMax: env.RATE_LIMIT_FORMS_MAX,
+      quoteMax: env.RATE_LIMIT_QUOTE_MAX,
       loginMax: env.RATE_LIMIT_LOGIN_MAX,
       windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,
       bookingsPerDay: env.RATE_LIMIT_BOOKINGS_PER_DAY,

@@ -11,8 +11,10 @@ forEachBackend(t, async (t, backend) => {
     const res = await book(originalClientPayload({ notes: 'Gate code 1234', landmark: 'Blue fence', saveAddress: true }));
     t.equal(res.statusCode, 201);
     const body = res.json();
-    t.match(body, { message: /booking has been received/, id: /^[0-9a-f-]{36}$/ });
-    t.match(body.booking, { _id: body.id, status: 'pending', price: 199, date: inDays(3), time: '10:00' });
+    t.match(body, { message: /booking has been received/, id: /^[0-9a-f-]{36}$/, reference: /^[2-9A-HJKMNP-Z]{8}$/ });
+    const firstServiceQuote = { currency: 'NZD', listPriceCents: 19900, discountCents: 2985, totalCents: 16915, discount: { kind: 'first-service', percent: 15 } };
+    t.same(body.quote, firstServiceQuote, 'the first booking of this e-mail has the first-service discount');
+    t.match(body.booking, { _id: body.id, reference: body.reference, quote: firstServiceQuote, status: 'pending', date: inDays(3), time: '10:00' });
     const row = await app.db.selectFrom('bookings').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
     t.match(row, {
       service: 'Deluxe Clean',
@@ -27,7 +29,12 @@ forEachBackend(t, async (t, backend) => {
       save_address: true,
       notes: 'Gate code 1234',
       status: 'pending',
-      price_nzd: 199,
+      reference: body.reference,
+      list_price_cents: 19900,
+      discount_cents: 2985,
+      total_cents: 16915,
+      discount_kind: 'first-service',
+      discount_percent: 15,
     });
   });
 
@@ -40,7 +47,7 @@ forEachBackend(t, async (t, backend) => {
 
     const ceramic = await book(originalClientPayload({ service: 'Ceramic Coating', coatingType: 'coat2', selectedVehicleType: 'Suv', vehicleType: 'suv', time: '12:00' }));
     t.equal(ceramic.statusCode, 201);
-    t.match(ceramic.json().booking, { coatingType: 'coat2', vehicleType: 'suv', price: 999 });
+    t.match(ceramic.json().booking, { coatingType: 'coat2', vehicleType: 'suv', quote: { listPriceCents: 99900, discountCents: 0, totalCents: 99900, discount: null } });
 
     const noCoating = await book(originalClientPayload({ service: 'Ceramic Coating', coatingType: '', time: '12:00' }));
     t.equal(noCoating.statusCode, 400);

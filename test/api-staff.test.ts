@@ -62,7 +62,13 @@ forEachBackend(t, async (t, backend) => {
     const newestFirst = [...seeded].sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : -1));
     t.same(seen, newestFirst.map((b) => b.id), 'newest first, then by id');
     const first = (await get('/v1/bookings?limit=1')).json().data[0];
-    t.match(first, { _id: newestFirst[0]!.id, status: newestFirst[0]!.status, version: 1, price: 69 });
+    t.match(first, {
+      _id: newestFirst[0]!.id,
+      reference: newestFirst[0]!.reference,
+      status: newestFirst[0]!.status,
+      version: 1,
+      quote: { currency: 'NZD', listPriceCents: 6900, discountCents: 0, totalCents: 6900, discount: null },
+    });
   });
 
   t.test('search is case-insensitive over name, e-mail and service; filters combine', async (t) => {
@@ -71,6 +77,8 @@ forEachBackend(t, async (t, backend) => {
     t.same(await names('q=ben%40example'), ['Ben 100% Jones'], 'e-mail');
     t.same(await names('q=deluxe'), ['Aroha Smith'], 'service');
     t.same(await names('q=100%25'), ['Ben 100% Jones'], 'a % typed is a %, not a wildcard');
+    t.same(await names(`q=${aroha.reference}`), ['Aroha Smith'], 'the booking reference');
+    t.same(await names(`q=${aroha.reference.toLowerCase()}`), ['Aroha Smith'], 'the reference in lower case');
     t.same(await names(`status=confirmed`), ['Ben 100% Jones']);
     t.same(await names(`date=${today}`), ['Aroha Smith']);
     t.same(await names(`service=Deluxe%20Clean&status=pending`), ['Aroha Smith']);
@@ -153,6 +161,10 @@ forEachBackend(t, async (t, backend) => {
     const evil = rows.find((row) => row.includes('evil@example.com'))!;
     t.equal(evil[rows[0]!.indexOf('Name')], `'=HYPERLINK("http://evil")`, 'the formula is text');
     t.equal(evil[rows[0]!.indexOf('Notes')], 'Line one\nsaid "hi", then left', 'newlines, commas and quotes survive');
+    const column = (row: string[], name: string) => row[rows[0]!.indexOf(name)];
+    const arohaRow = rows.find((row) => row.includes('aroha@example.com'))!;
+    t.equal(column(arohaRow, 'Reference'), aroha.reference);
+    t.same([column(arohaRow, 'List price (NZD)'), column(arohaRow, 'Discount (NZD)'), column(arohaRow, 'Discount'), column(arohaRow, 'Total (NZD)')], ['69.00', '0.00', '', '69.00']);
     const filtered: string[][] = parseCsv((await get('/v1/bookings/export.csv?status=confirmed')).body, { bom: true });
     t.same(filtered.slice(1).map((row) => row[rows[0]!.indexOf('Status')]), ['confirmed', 'confirmed']);
   });

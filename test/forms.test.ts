@@ -74,10 +74,12 @@ forEachBackend(t, async (t, backend) => {
 
     const done = await post('/booking', { ...fields, step: '3', action: 'next' });
     t.equal(done.statusCode, 303);
-    t.equal(done.headers.location, '/?booking=received');
-    t.match(await bookings(), [{ service: 'Quick Clean', vehicle_type: 'suv', service_type: 'dropoff', date: inDays(5), time: '08:00', name: 'Mere Ngata', save_address: false }]);
-    const home = await app.inject('/?booking=received');
-    t.match(home.body, /role="status"[^>]*>.*Thank you! Your booking has been received/);
+    const [stored] = await bookings();
+    t.match(stored, { service: 'Quick Clean', vehicle_type: 'suv', service_type: 'dropoff', date: inDays(5), time: '08:00', name: 'Mere Ngata', save_address: false });
+    t.equal(done.headers.location, `/?booking=received&ref=${stored!.reference}`, 'the redirect names the booking by its reference');
+    const home = await app.inject(done.headers.location as string);
+    t.match(home.body, new RegExp(`role="status"[^>]*>.*Thank you! Your booking has been received. Your booking reference is ${stored!.reference}.`));
+    t.equal(home.headers['cache-control'], 'no-store', 'rendered for this request, not cached per reference');
 
     const full = await post('/booking', { ...fields, step: '3', action: 'next', name: 'Someone Else' });
     t.equal(full.statusCode, 409, 'the slot is full (capacity 1)');

@@ -6,6 +6,8 @@ export interface ApiAnswer {
   status: number;
   message: string | undefined;
   errors: FieldError[];
+  /** The whole JSON answer ({} when there was none). */
+  body: Record<string, unknown>;
 }
 
 /** Posts JSON; throws only when the server could not be reached at all. */
@@ -19,8 +21,9 @@ export async function postJson(url: string, body: unknown, idempotencyKey?: stri
     },
     body: JSON.stringify(body),
   });
-  const data: { message?: unknown; errors?: unknown } = await response.json().catch(() => ({}));
+  const data: Record<string, unknown> = await response.json().catch(() => ({}));
   return {
+    body: data,
     status: response.status,
     message: typeof data.message === 'string' ? data.message : undefined,
     errors: Array.isArray(data.errors) ? (data.errors as FieldError[]) : [],

@@ -6,12 +6,18 @@ import type { ComponentType } from 'react';
 import type { PageProps } from '../page-props.ts';
 import type { PageModule } from '../routes.ts';
 
-type PageChunk = { default: ComponentType<PageProps<never>> };
+type PageChunk = {
+  default: ComponentType<PageProps<never>>;
+  /** Loads what the page needs to hydrate in the state the server rendered (its lazy parts). */
+  prepare?(state: unknown): Promise<void>;
+};
 
 const chunks = import.meta.glob<PageChunk>('../pages/*Page.tsx');
 
-export async function loadPage(module: PageModule): Promise<ComponentType<PageProps<never>>> {
+export async function loadPage(module: PageModule, state: unknown): Promise<ComponentType<PageProps<never>>> {
   const load = chunks[`../pages/${module}.tsx`];
   if (!load) throw new Error(`No chunk for page ${module}`);
-  return (await load()).default;
+  const chunk = await load();
+  await chunk.prepare?.(state);
+  return chunk.default;
 }

@@ -23,11 +23,11 @@ import { MESSAGES, type FieldError } from '#domain/messages.ts';
 import { focusFirstError } from '../components/Field.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { BookingSummary } from '../components/booking/BookingSummary.tsx';
-import { DetailsStep } from '../components/booking/DetailsStep.tsx';
-import { ScheduleStep } from '../components/booking/ScheduleStep.tsx';
+import { laterSteps, loadLaterSteps } from '../components/booking/later-steps-loader.ts';
 import { ServiceStep } from '../components/booking/ServiceStep.tsx';
 import { WizardProgress } from '../components/booking/WizardProgress.tsx';
 import { ID } from '../components/booking/types.ts';
+import { useQuote } from '../components/booking/use-quote.ts';
 import { getAvailability, postJson, submissionKeys } from '../lib/api.ts';
 import { setFlash, showToast } from '../lib/toast.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
@@ -106,8 +106,14 @@ function payloadOf(values: BookingInput): BookingInput {
   return { ...values, ...Object.fromEntries([...SAVED_FIELDS].map((field) => [field, ''])), saveAddress: false };
 }
 
+/** Before hydrating a page the server rendered at step 2 or 3, that step's code is loaded. */
+export async function prepare(state: BookingState): Promise<void> {
+  if (state.step > 1) await loadLaterSteps();
+}
+
 export default function BookingPage({ business, state }: PageProps<BookingState>) {
   const hydrated = useHydrated();
+  const [later, setLater] = useState(laterSteps);
   const [step, setStep] = useState<WizardStep>(state.step);
   const [values, setValues] = useState<BookingInput>(state.values);
   const [errors, setErrors] = useState<FieldError[]>(state.errors);
@@ -117,6 +123,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
   const [keys] = useState(submissionKeys);
   const heading = useRef<HTMLHeadingElement>(null);
   const previousStep = useRef(step);
+  const [quote, serverQuote] = useQuote(values, state.quote, state.values);
 
   const update = (change: Partial<BookingInput>) => setValues((current) => ({ ...current, ...change }));
 
@@ -148,6 +155,11 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
     };
   }, [step, values.date]);
   const slots = availability?.date === values.date ? availability.slots : null;
+
+  useEffect(() => {
+    // Steps 2 and 3 are fetched while the customer chooses on step 1.
+    loadLaterSteps().then(setLater, () => undefined);
+  }, []);
 
   useEffect(() => {
     if (previousStep.current === step) return;
@@ -201,7 +213,14 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
       const found = validateServiceStep(completed);
       if (found.length > 0) return showErrors(found);
       setValues(completed);
-      goTo(2);
+      if (later) return goTo(2);
+      loadLaterSteps().then(
+        (loaded) => {
+          setLater(loaded);
+          goTo(2);
+        },
+        () => setFormError(MESSAGES.networkError),
+      );
     } else if (step === 2) {
       const found = validateScheduleStep(values, { min: state.minDate, max: state.maxDate });
       if (found.length > 0) return showErrors(found);
@@ -239,8 +258,8 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
             )}
             {step === 3 && <Honeypot />}
             {step === 1 && <ServiceStep values={values} errors={errors} update={update} />}
-            {step === 2 && (
-              <ScheduleStep
+            {step === 2 && later && (
+              <later.ScheduleStep
                 values={values}
                 errors={errors}
                 update={update}
@@ -252,7 +271,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
                 hydrated={hydrated}
               />
             )}
-            {step === 3 && <DetailsStep values={values} errors={errors} update={update} />}
+            {step === 3 && later && <later.DetailsStep values={values} errors={errors} update={update} quote={quote} server={serverQuote} />}
             <HiddenValues values={values} step={step} submission={state.submission} />
             {/* Continue comes first in the markup so that Enter in a field continues (the first
                 submit button is the form's default); CSS puts Previous on the left. */}
@@ -267,7 +286,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
               )}
             </div>
           </form>
-          <BookingSummary values={values} />
+          <BookingSummary values={values} quote={quote} />
         </div>
       </div>
     </section>

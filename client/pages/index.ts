@@ -2,6 +2,9 @@
 import type { ComponentType } from 'react';
 import type { PageProps } from '../page-props.ts';
 import type { PageModule } from '../routes.ts';
+import { DetailsStep } from '../components/booking/DetailsStep.tsx';
+import { provideLaterSteps } from '../components/booking/later-steps-loader.ts';
+import { ScheduleStep } from '../components/booking/ScheduleStep.tsx';
 import AboutPage from './AboutPage.tsx';
 import BookingPage from './BookingPage.tsx';
 import ContactPage from './ContactPage.tsx';
@@ -14,6 +17,9 @@ import ServiceDetailPage from './ServiceDetailPage.tsx';
 import ServicesPage from './ServicesPage.tsx';
 import SitemapPage from './SitemapPage.tsx';
 import TestimonialsPage from './TestimonialsPage.tsx';
+
+// The browser loads the booking wizard's steps 2 and 3 on demand; the server has them at once.
+provideLaterSteps({ ScheduleStep, DetailsStep });
 
 export const PAGE_COMPONENTS: Record<PageModule, ComponentType<PageProps<never>>> = {
   AboutPage,

@@ -5,6 +5,8 @@
  * layer's (src/db/database.ts); the routes map them to these shapes.
  */
 import { Type, type Static } from 'typebox';
+import { FIRST_SERVICE_DISCOUNT_PERCENT } from '../domain/catalogue.ts';
+import { CURRENCY } from '../domain/pricing.ts';
 
 export const FieldErrorSchema = Type.Object({
   field: Type.String({ description: 'The payload key the message is about' }),
@@ -16,8 +18,28 @@ export const ErrorSchema = Type.Object(
   { $id: 'ErrorResponse', description: 'Every error answer of the API has this shape' },
 );
 
+const Cents = (description: string) => Type.Integer({ minimum: 0, description: `${description}, in cents of NZ dollars` });
+
+export const QuoteSchema = Type.Object(
+  {
+    currency: Type.Literal(CURRENCY),
+    listPriceCents: Cents('The catalogue price'),
+    discountCents: Cents('The discount: the percentage of the list price, to the nearest cent (halves up)'),
+    totalCents: Cents('What the customer pays: list price less discount'),
+    discount: Type.Union([
+      Type.Null(),
+      Type.Object({
+        kind: Type.Literal('first-service', { description: 'No earlier booking (not cancelled) with this e-mail' }),
+        percent: Type.Integer({ examples: [FIRST_SERVICE_DISCOUNT_PERCENT] }),
+      }),
+    ]),
+  },
+  { description: 'What a booking costs, computed by the server' },
+);
+
 export const BookingSchema = Type.Object({
   _id: Type.String({ format: 'uuid' }),
+  reference: Type.String({ description: 'Short reference for people: 8 characters, no look-alikes (no 0/O, 1/I/L)' }),
   service: Type.String(),
   coatingType: Type.String(),
   vehicleType: Type.String(),
@@ -37,7 +59,7 @@ export const BookingSchema = Type.Object({
   email: Type.String(),
   phone: Type.String(),
   notes: Type.String(),
-  price: Type.Integer({ description: 'Price in NZ dollars at the time of booking' }),
+  quote: QuoteSchema,
   status: Type.String({ description: 'pending, confirmed, completed or cancelled' }),
   version: Type.Integer({ description: 'Bumped by every status change; send it back to change the status' }),
   createdAt: Type.String({ format: 'date-time' }),

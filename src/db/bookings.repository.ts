@@ -5,8 +5,17 @@ import type { Booking, BookingStatusChange, Database, NewBooking } from './datab
 
 type Db = Kysely<Database>;
 
-export async function insertBooking(db: Db, booking: NewBooking): Promise<Booking> {
-  return db.insertInto('bookings').values(booking).returningAll().executeTakeFirstOrThrow();
+/**
+ * Inserts the booking unless its reference is taken, in which case nothing is written and
+ * undefined is returned (ON CONFLICT, so the surrounding transaction carries on).
+ */
+export async function insertBookingUnlessReferenceTaken(db: Db, booking: NewBooking): Promise<Booking | undefined> {
+  return db
+    .insertInto('bookings')
+    .values(booking)
+    .onConflict((oc) => oc.column('reference').doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /**
@@ -22,8 +31,13 @@ export async function lockSlots(trx: Db, date: string, times: readonly string[])
   }
 }
 
+/**
+ * Serialises bookings by one customer (e-mail, trimmed and case-insensitive) until the end of the
+ * transaction: the cap of upcoming bookings, and two first bookings sent at once cannot both see
+ * "no earlier booking".
+ */
 export async function lockEmail(trx: Db, email: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`email:${email.toLowerCase()}`}, 0))`.execute(trx);
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`email:${email.trim().toLowerCase()}`}, 0))`.execute(trx);
 }
 
 /** Pending or confirmed bookings of an e-mail address (any case) from `fromDate` on. */
@@ -36,6 +50,21 @@ export async function countActiveForEmail(db: Db, email: string, fromDate: strin
     .where('date', '>=', fromDate)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/**
+ * True when the e-mail (trimmed, case-insensitive) has a booking that is not cancelled. One probe
+ * of bookings_uncancelled_email_idx: the expression and the predicate match the partial index's.
+ */
+export async function hasActiveBookingFor(db: Db, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('bookings')
+    .select(sql.lit(1).as('found'))
+    .where(sql`lower(email)`, '=', email.trim().toLowerCase())
+    .where('status', '<>', sql.lit('cancelled'))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Bookings holding the slot: every booking that is not cancelled. */

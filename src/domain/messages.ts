@@ -53,6 +53,11 @@ export function tooLong(max: number): string {
   return `Please keep this under ${max} characters`;
 }
 
+/** The confirmation of a booking, with the reference the customer quotes to us. */
+export function bookingReceived(reference: string): string {
+  return `Thank you! Your booking has been received. Your booking reference is ${reference}. We will contact you shortly to confirm it.`;
+}
+
 export interface FieldError {
   /** The payload key the message is about. */
   field: string;

@@ -5,7 +5,10 @@ import path from 'node:path';
 export interface PageAssets {
   /** Module chunks to preload: the page's own and those it imports. */
   scripts: string[];
-  /** Stylesheets of those chunks, each chunk's after those of the chunks it imports. */
+  /**
+   * Stylesheets of those chunks, each chunk's after those of the chunks it imports, and those of
+   * the parts it loads lazily: the server may render those parts.
+   */
   styles: string[];
 }
 
@@ -20,6 +23,7 @@ interface ManifestChunk {
   file: string;
   css?: string[];
   imports?: string[];
+  dynamicImports?: string[];
   isDynamicEntry?: boolean;
 }
 
@@ -44,17 +48,20 @@ export function loadClientAssets(clientDir: string): ClientAssets {
     const seen = new Set<string>([ENTRY]);
     const scripts: string[] = [];
     const styles: string[] = [];
-    const visit = (chunkKey: string) => {
+    const visit = (chunkKey: string, lazy: boolean) => {
       if (seen.has(chunkKey)) return;
       seen.add(chunkKey);
       const current = manifest[chunkKey];
       if (!current) return;
-      scripts.push(`/${current.file}`);
-      for (const imported of current.imports ?? []) visit(imported);
+      if (!lazy) scripts.push(`/${current.file}`);
+      for (const imported of current.imports ?? []) visit(imported, lazy);
       // After those of the chunks it imports, as Vite orders them, so a page's rules come last.
       styles.push(...(current.css ?? []).map((file) => `/${file}`));
     };
-    visit(key);
+    visit(key, false);
+    // A lazy part's script is fetched when needed, but the server renders it too (the booking
+    // wizard's later steps without JavaScript), so its stylesheet is linked with the page.
+    for (const lazyPart of chunk.dynamicImports ?? []) visit(lazyPart, true);
     pages[name] = { scripts, styles };
   }
   return { script: `/${entry.file}`, styles: (entry.css ?? []).map((file) => `/${file}`), pages };

@@ -1,29 +1,42 @@
 /**
  * Taking a booking: the server's final check of every rule, the slot's availability (capacity,
- * closures, weekly closed days), and the write. The availability check and the insert share one
- * transaction holding the slot's lock, so two customers racing for the last place cannot both get
- * it, and a closure made meanwhile is either seen or lists the booking (it takes the same lock).
- * Given a transaction (an idempotent request's, which stores its answer beside the booking), it
- * runs in that one.
+ * closures, weekly closed days), the quote, and the write. The availability check and the insert
+ * share one transaction holding the slot's lock, so two customers racing for the last place cannot
+ * both get it, and a closure made meanwhile is either seen or lists the booking (it takes the same
+ * lock). The quote is computed in the same transaction under the lock on the customer's e-mail
+ * (taken before the slot's, always in that order; it also guards the cap of upcoming bookings), so
+ * of two first bookings sent at once by one customer only the first gets the first-service
+ * discount. Given a transaction (an idempotent request's, which stores its answer beside the
+ * booking), it runs in that one.
  */
 import type { Kysely } from 'kysely';
-import { priceFor } from '../domain/catalogue.ts';
 import { validateBooking, type BookingInput } from '../domain/booking-rules.ts';
 import { bookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
 import { MESSAGES, tooManyActiveBookings } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { unavailableMessage } from '../domain/availability.ts';
-import { countActiveForEmail, insertBooking, listAllBookings, lockEmail, lockSlots } from '../db/bookings.repository.ts';
-import { currentSlotState } from './availability.service.ts';
+import { countActiveForEmail, insertBookingUnlessReferenceTaken, listAllBookings, lockEmail, lockSlots } from '../db/bookings.repository.ts';
 import { inTransaction } from '../db/transaction.ts';
+import { listPriceCents } from '../domain/pricing.ts';
+import { currentSlotState } from './availability.service.ts';
 import { conflict, validationFailed } from '../errors.ts';
+import { newBookingReference } from './booking-reference.ts';
+import { quoteForCustomer } from './quote.service.ts';
 
 export interface BookingOptions {
   now: Date;
   slotCapacity: number;
   /** Upcoming (pending or confirmed) bookings one e-mail address may hold. */
   maxActivePerEmail: number;
+  /** Draws a booking reference (tests pass their own to force a collision). */
+  newReference?: () => string;
 }
+
+/**
+ * A reference already taken is drawn again; with 8.5 × 10^11 references a second collision in a
+ * row is all but impossible, so running out of attempts means something else is wrong.
+ */
+const REFERENCE_ATTEMPTS = 5;
 
 /** Text fields are stored without surrounding spaces; everything else as sent. */
 function normalise(input: BookingInput): BookingInput {
@@ -38,8 +51,9 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
   const input = normalise(raw);
   const errors = validateBooking(input, bookingWindow(options.now));
   if (errors.length > 0) throw validationFailed(errors);
-  const price = priceFor(input.service, input.vehicleType, input.coatingType);
-  if (price === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
+  const listCents = listPriceCents(input.service, input.vehicleType, input.coatingType);
+  if (listCents === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
+  const newReference = options.newReference ?? newBookingReference;
 
   return inTransaction(db, async (trx) => {
     // Locks in one order (address, then slot) so two bookings cannot deadlock.
@@ -54,7 +68,10 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       const message = unavailableMessage(slot.reason!);
       throw conflict(message, [{ field: 'time', message }]);
     }
-    return insertBooking(trx, {
+    // Still under the address's lock: of two first bookings sent at once, the second waits and
+    // then sees the first.
+    const quote = await quoteForCustomer(trx, listCents, input.email);
+    const booking = {
       service: input.service,
       coating_type: input.coatingType,
       vehicle_type: input.vehicleType,
@@ -74,8 +91,17 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       email: input.email,
       phone: input.phone,
       notes: input.notes,
-      price_nzd: price,
-    });
+      list_price_cents: quote.listPriceCents,
+      discount_cents: quote.discountCents,
+      total_cents: quote.totalCents,
+      discount_kind: quote.discount?.kind ?? null,
+      discount_percent: quote.discount?.percent ?? null,
+    };
+    for (let attempt = 1; attempt <= REFERENCE_ATTEMPTS; attempt++) {
+      const stored = await insertBookingUnlessReferenceTaken(trx, { ...booking, reference: newReference() });
+      if (stored) return stored;
+    }
+    throw new Error(`No free booking reference in ${REFERENCE_ATTEMPTS} attempts`);
   });
 }
 

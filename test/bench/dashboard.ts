@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { REFERENCE_ALPHABET } from '../../src/domain/booking-reference.ts';
 
 const BOOKINGS = Number(process.env.BENCH_BOOKINGS ?? 100_000);
 const RUNS = 30;
@@ -23,10 +24,16 @@ const app = await buildApp(
 );
 await app.ready();
 
+/** The reference the seed gives booking `i` (see the insert below). */
+function referenceOf(i: number): string {
+  return Array.from({ length: 8 }, (_, k) => REFERENCE_ALPHABET[Math.floor(i / 31 ** k) % 31]).join('');
+}
+
 const started = performance.now();
 await sql`
-  insert into bookings (service, vehicle_type, date, time, service_type, name, email, phone, price_nzd, status, created_at,
-                        house_number, street_address, suburb, city, postal_code, region)
+  insert into bookings (service, vehicle_type, date, time, service_type, name, email, phone, status, created_at,
+                        house_number, street_address, suburb, city, postal_code, region,
+                        reference, list_price_cents, discount_cents, total_cents)
   select (array['Quick Clean','Express Clean','Deluxe interior only','Deluxe Clean','Ultimate Clean','Window Tinting'])[1 + i % 6],
          (array['sm','mid','suv'])[1 + i % 3],
          date '2026-01-01' + (i % 700),
@@ -34,10 +41,13 @@ await sql`
          case when i % 4 = 0 then 'dropoff' else 'onsite' end,
          (array['Aroha','Ben','Cara','Daniel','Ella','Finn','Grace','Hemi'])[1 + i % 8] || ' ' ||
            (array['Smith','Walker','Patel','Ngata','Brown','Wilson','Taylor','Lee','Martin','Clarke'])[1 + (i / 8) % 10] || ' ' || i,
-         'customer' || i || '@example.com', '021 555 ' || lpad((i % 10000)::text, 4, '0'), 99,
+         'customer' || i || '@example.com', '021 555 ' || lpad((i % 10000)::text, 4, '0'),
          (array['pending','confirmed','completed','cancelled'])[1 + i % 4],
          now() - (i || ' minutes')::interval,
-         (i % 200)::text, 'Queen Street', 'Auckland Central', 'Auckland', '1010', 'Auckland'
+         (i % 200)::text, 'Queen Street', 'Auckland Central', 'Auckland', '1010', 'Auckland',
+         -- A unique reference per row: i written in base 31 with the references' alphabet.
+         (select string_agg(substr(${REFERENCE_ALPHABET}, 1 + ((i / power(31, k)::bigint) % 31)::int, 1), '' order by k) from generate_series(0, 7) as k),
+         9900, 0, 9900
   from generate_series(1, ${BOOKINGS}) as i`.execute(app.db);
 await sql`analyze bookings`.execute(app.db);
 console.log(`seeded ${BOOKINGS} bookings in ${((performance.now() - started) / 1000).toFixed(1)} s on ${app.database.kind}`);
@@ -54,6 +64,7 @@ const cases: [string, string][] = [
   ['first page (the dashboard on load)', '/v1/bookings'],
   ['search "smith"', '/v1/bookings?q=smith'],
   ['search "customer4242@"', '/v1/bookings?q=customer4242%40'],
+  ['search a reference', `/v1/bookings?q=${referenceOf(4242)}`],
   ['status = cancelled', '/v1/bookings?status=cancelled'],
   ['service + status', '/v1/bookings?service=Deluxe%20Clean&status=pending'],
   ['exact date', '/v1/bookings?date=2026-06-01'],

@@ -13,7 +13,7 @@ t.test('dashboard in Chromium', async (t) => {
     await app.db
       .insertInto('bookings')
       .values([
-        bookingRow({ name: 'Aroha Smith', email: 'aroha@example.com', service: 'Deluxe Clean', date: '2026-12-05', time: '08:00', notes: 'Gate code 1234', landmark: 'Blue gate' }),
+        bookingRow({ name: 'Aroha Smith', email: 'aroha@example.com', service: 'Deluxe Clean', date: '2026-12-05', time: '08:00', notes: 'Gate code 1234', landmark: 'Blue gate', reference: 'ARQHA234', list_price_cents: 16900, discount_cents: 2535, total_cents: 14365, discount_kind: 'first-service', discount_percent: 15 }),
         bookingRow({ name: 'Ben Jones', email: 'ben@example.com', service: 'Quick Clean', date: '2026-12-06', time: '09:00', service_type: 'dropoff', house_number: '', street_address: '', suburb: '', vehicle_type: 'suv', status: 'confirmed' }),
         bookingRow({ name: 'Cara Lee', email: 'cara@example.com', service: 'Ultimate Clean', date: '2026-12-07', time: '10:00', status: 'cancelled' }),
       ])
@@ -39,13 +39,16 @@ t.test('dashboard in Chromium', async (t) => {
     t.same(await axeViolations(page), [], 'no axe violation on the dashboard');
 
     const aroha = page.locator('.booking-card').filter({ hasText: 'Aroha Smith' });
-    t.match(await aroha.innerText(), /Deluxe Clean[\s\S]*pending[\s\S]*aroha@example\.com[\s\S]*021 555 0000[\s\S]*Dec 05, 2026[\s\S]*08:00[\s\S]*1 Queen Street, Auckland Central/i);
+    t.match(await aroha.innerText(), /Deluxe Clean[\s\S]*pending[\s\S]*Reference\s+ARQHA234[\s\S]*aroha@example\.com[\s\S]*021 555 0000[\s\S]*Dec 05, 2026[\s\S]*08:00[\s\S]*1 Queen Street, Auckland Central[\s\S]*Total\s+\$143\.65/i);
     t.equal(await aroha.locator('.status-badge').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(253, 240, 194)', 'pending is yellow');
     t.notMatch(await page.locator('.booking-card').filter({ hasText: 'Ben Jones' }).innerText(), /Address/, 'no address for drop-off');
 
     await page.getByPlaceholder('Search bookings...').fill('ARO');
     await page.waitForFunction(() => document.querySelectorAll('.booking-card').length === 1);
     t.match(await page.locator('.booking-card').innerText(), /Aroha/);
+    await page.getByPlaceholder('Search bookings...').fill('qha23');
+    await page.waitForFunction(() => document.querySelectorAll('.booking-card').length === 1 && document.querySelector('.booking-card')!.textContent!.includes('Aroha'));
+    t.pass('found by part of the reference');
     await page.getByPlaceholder('Search bookings...').fill('nobody-at-all');
     await page.getByText('No bookings found').waitFor();
     t.ok(await page.getByText('Try adjusting your search or filters').isVisible());
@@ -69,16 +72,18 @@ t.test('dashboard in Chromium', async (t) => {
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Export CSV' }).click();
     const csv = await readFile((await (await download).path())!, 'utf8');
-    t.match(csv, /Booking id,Created,Status,Service/);
+    t.match(csv, /Booking id,Reference,Created,Status,Service/);
+    t.match(csv, /ARQHA234,.*,169\.00,25\.35,first-service 15%,143\.65/);
     t.equal(csv.trim().split('\n').length, 4, 'a header and three bookings');
 
     await page.getByRole('button', { name: /View Details.*Aroha Smith/ }).click();
     const modal = page.getByRole('dialog', { name: 'Booking Details' });
     await modal.getByText('No changes yet.').waitFor();
     const text = await modal.innerText();
-    for (const expected of ['Deluxe Clean', 'Scheduled for December 05, 2026 at 08:00', 'Customer Information', 'aroha@example.com', 'Vehicle Information', 'SM', 'On-site Service', 'Location Details', '1 Queen Street', 'Auckland Central', '1010', 'Blue gate', 'Additional Notes', 'Gate code 1234']) {
+    for (const expected of ['Deluxe Clean', 'Scheduled for December 05, 2026 at 08:00', 'Customer Information', 'aroha@example.com', 'Vehicle Information', 'SM', 'On-site Service', 'Location Details', '1 Queen Street', 'Auckland Central', '1010', 'Blue gate', 'Additional Notes', 'Gate code 1234', 'Reference ARQHA234']) {
       t.ok(text.includes(expected), `modal shows ${expected}`);
     }
+    t.match(text, /List Price\s+\$169\.00\s+First-service discount 15%\s+−\$25\.35\s+Total\s+\$143\.65/, 'the price with its discount');
     t.same(await axeViolations(page), [], 'no axe violation with the modal open');
     await page.keyboard.press('Tab');
     t.ok(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog'))), 'focus stays in the modal');

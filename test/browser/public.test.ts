@@ -184,16 +184,23 @@ t.test('public site in Chromium', async (t) => {
     t.same(await axeViolations(page), [], 'no axe violation on step 3 with its errors');
     t.same(await bookings(), [], 'step 3 errors block the request');
 
+    const quote = page.getByRole('region', { name: 'Your price' });
+    t.same(await quote.locator('dd').allInnerTexts(), ['$899.00', '$899.00'], 'the list price before the e-mail is known');
     await page.getByLabel('Full Name').fill('Aroha Parata');
     await page.getByRole('textbox', { name: 'Email', exact: true }).fill('aroha@example.co.nz');
+    await quote.getByText('First-service discount 15%').waitFor();
+    t.same(await quote.locator('dd').allInnerTexts(), ['$899.00', '−$134.85', '$764.15'], 'the server quotes the first-service discount');
+    t.equal(await page.locator('.summary-price strong').innerText(), '$764.15', 'the summary shows the total');
+    t.same(await axeViolations(page), [], 'no axe violation with the quote shown');
     await page.getByLabel('Phone Number').fill('021 555 7788');
     await page.getByLabel('Additional Notes (optional)').fill('Gate code 1234');
     await page.getByRole('button', { name: 'Complete Booking' }).click();
     await page.waitForURL(url('/'));
     await page.locator('.Toastify__toast').waitFor();
-    t.equal(await toastText(page), 'Thank you! Your booking has been received. We will contact you shortly to confirm it.');
+    const [stored] = await bookings();
+    t.equal(await toastText(page), `Thank you! Your booking has been received. Your booking reference is ${stored!.reference}. We will contact you shortly to confirm it.`);
     t.match(await bookings(), [
-      { service: 'Ceramic Coating', coating_type: 'coat2', selected_vehicle_type: 'Sedan', vehicle_type: 'mid', date: inDays(4), time: '14:00', service_type: 'onsite', house_number: '12A', region: 'Auckland', name: 'Aroha Parata', notes: 'Gate code 1234', status: 'pending', price_nzd: 899 },
+      { service: 'Ceramic Coating', coating_type: 'coat2', selected_vehicle_type: 'Sedan', vehicle_type: 'mid', date: inDays(4), time: '14:00', service_type: 'onsite', house_number: '12A', region: 'Auckland', name: 'Aroha Parata', notes: 'Gate code 1234', status: 'pending', list_price_cents: 89900, discount_cents: 13485, total_cents: 76415 },
     ]);
     t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
     await page.context().close();
@@ -429,9 +436,10 @@ t.test('public site in Chromium', async (t) => {
     t.equal(await page.locator('#booking-phone-error').innerText(), 'Please enter a valid phone number');
     await page.getByLabel('Phone Number').fill('021 555 4321');
     await page.getByRole('button', { name: 'Complete Booking' }).click();
-    await page.waitForURL(url('/?booking=received'));
-    t.ok(await page.getByText('Thank you! Your booking has been received.').isVisible());
-    t.match((await bookings()).find((b) => b.name === 'No Script'), { service: 'Deluxe Clean', vehicle_type: 'suv', service_type: 'dropoff', date: inDays(9), time: '16:00' });
+    await page.waitForURL(/\/\?booking=received&ref=[2-9A-HJKMNP-Z]{8}$/);
+    const noScript = (await bookings()).find((b) => b.name === 'No Script');
+    t.match(noScript, { service: 'Deluxe Clean', vehicle_type: 'suv', service_type: 'dropoff', date: inDays(9), time: '16:00' });
+    t.ok(await page.getByText(`Thank you! Your booking has been received. Your booking reference is ${noScript!.reference}.`).isVisible(), 'the thank-you page shows the reference');
     await page.context().close();
   });
 });

@@ -1,5 +1,6 @@
 /** Request bodies as real clients send them. */
 import { addDaysToDay, todayInAuckland } from '../../src/domain/booking-dates.ts';
+import { newBookingReference } from '../../src/services/booking-reference.ts';
 
 /**
  * The instant a test file treats as now. Test apps are built with their clock pinned to it (see
@@ -51,7 +52,7 @@ export const EMPTY_SCHEDULE_MESSAGES = [
   'Please select your region',
 ];
 
-/** A booking row as the database stores it, for seeding staff tests directly. */
+/** A booking row as the database stores it (a fresh reference, Quick Clean's small-car price), for seeding staff tests directly. */
 export function bookingRow(overrides: Record<string, unknown> = {}) {
   return {
     service: 'Quick Clean',
@@ -73,7 +74,12 @@ export function bookingRow(overrides: Record<string, unknown> = {}) {
     email: 'customer@example.com',
     phone: '021 555 0000',
     notes: '',
-    price_nzd: 69,
+    reference: newBookingReference(),
+    list_price_cents: 6900,
+    discount_cents: 0,
+    total_cents: 6900,
+    discount_kind: null,
+    discount_percent: null,
     ...overrides,
   };
 }

@@ -1,11 +1,10 @@
-/** The running summary beside the wizard: what is being booked, for when, and the price. */
-import { vehicleTypeForSize, type BookingInput } from '#domain/booking-rules.ts';
-import { COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType, priceFor } from '#domain/catalogue.ts';
+/** The running summary beside the wizard: what is being booked, for when, and the total. */
+import type { BookingInput } from '#domain/booking-rules.ts';
+import { COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType } from '#domain/catalogue.ts';
+import { formatNzd, type Quote } from '#domain/pricing.ts';
 import './BookingSummary.css';
 
-export function BookingSummary({ values }: { values: BookingInput }) {
-  const vehicleType = vehicleTypeForSize(values.selectedVehicleType);
-  const price = priceFor(values.service, vehicleType, values.coatingType || '');
+export function BookingSummary({ values, quote }: { values: BookingInput; quote: Quote | undefined }) {
   const rows: [string, string][] = [
     ['Package', values.service || 'Not chosen yet'],
     ...(isCoatingType(values.coatingType) ? [['Coating', COATING_LABELS[values.coatingType]] as [string, string]] : []),
@@ -25,7 +24,7 @@ export function BookingSummary({ values }: { values: BookingInput }) {
         ))}
       </dl>
       <p className="summary-price">
-        <span>Price</span> <strong>{price === undefined ? '—' : `$${price}`}</strong>
+        <span>Total</span> <strong>{quote ? formatNzd(quote.totalCents) : '—'}</strong>
       </p>
       <p className="summary-note">Pay on completion. Free cancellation with 24 hours' notice.</p>
     </aside>

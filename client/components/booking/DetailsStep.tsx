@@ -1,10 +1,25 @@
-/** Step 3, 'Your Details': name, e-mail, phone and notes, with the errors listed above the fields. */
+/**
+ * Step 3, 'Your Details': name, e-mail, phone and notes, with the errors listed above the fields,
+ * and the price (with the first-service discount once the e-mail says it applies).
+ */
 import { BOOKING_LIMITS } from '#domain/booking-rules.ts';
+import type { Quote } from '#domain/pricing.ts';
+import { EMAIL_PATTERN } from '#domain/text-rules.ts';
 import { TextAreaField, TextField, errorFor } from '../Field.tsx';
+import { QuoteBreakdown } from './QuoteBreakdown.tsx';
 import { ID, type StepProps } from './types.ts';
+import type { ServerQuote } from './use-quote.ts';
+import { useServerQuote } from './use-server-quote.ts';
 import './DetailsStep.css';
 
-export function DetailsStep({ values, errors, update }: StepProps) {
+interface QuoteProps {
+  quote: Quote | undefined;
+  /** The server quote the page knows, and where a new one goes. */
+  server: ServerQuote;
+}
+
+export function DetailsStep({ values, errors, update, quote, server }: StepProps & QuoteProps) {
+  useServerQuote(values, server);
   return (
     <div>
       {errors.length > 0 && (
@@ -25,6 +40,7 @@ export function DetailsStep({ values, errors, update }: StepProps) {
         <TextField idPrefix={ID} name="phone" type="tel" label="Phone Number" autoComplete="tel" value={values.phone} onChange={(phone) => update({ phone })} maxLength={15} error={errorFor(errors, 'phone')} required nativeRequired />
       </div>
       <TextAreaField idPrefix={ID} name="notes" label="Additional Notes (optional)" hint="Access instructions, pets, stains we should know about…" value={values.notes} onChange={(notes) => update({ notes })} maxLength={BOOKING_LIMITS.notes} rows={4} error={errorFor(errors, 'notes')} />
+      {quote && <QuoteBreakdown quote={quote} emailEntered={EMAIL_PATTERN.test(values.email.trim())} />}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-/** A booking in the list: service, status, customer, when, and for on-site service where. */
+/** A booking in the list: service, status, reference, customer, when, for on-site service where, and the total. */
+import { formatNzd } from '#domain/pricing.ts';
 import type { BookingDto } from '../../lib/staff-api.ts';
 import { Fact } from './Fact.tsx';
 import { cardDate } from './format.ts';
@@ -21,6 +22,7 @@ export function BookingCard({ booking, busy, onView, onStatus }: BookingCardProp
         <StatusBadge status={booking.status} />
       </div>
       <dl className="booking-facts">
+        <Fact label="Reference" value={booking.reference} />
         <Fact label="Name" value={booking.name} />
         <Fact label="Email" value={booking.email} />
         <Fact label="Phone" value={booking.phone} />
@@ -29,6 +31,7 @@ export function BookingCard({ booking, busy, onView, onStatus }: BookingCardProp
         {booking.serviceType === 'onsite' && (
           <Fact label="Address" value={`${booking.houseNumber} ${booking.streetAddress}, ${booking.suburb}`} />
         )}
+        <Fact label="Total" value={formatNzd(booking.quote.totalCents)} />
       </dl>
       <div className="booking-card-actions">
         <button type="button" className="button button-primary button-small" onClick={() => onView(booking)}>

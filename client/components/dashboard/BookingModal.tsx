@@ -4,6 +4,7 @@
  * Close and the X button close it.
  */
 import { useEffect, useRef } from 'react';
+import { discountLabel, formatNzd } from '#domain/pricing.ts';
 import type { BookingDto, StatusChangeDto } from '../../lib/staff-api.ts';
 import { Icon } from '../Icon.tsx';
 import { Fact } from './Fact.tsx';
@@ -41,6 +42,7 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
           <strong>{booking.service}</strong> <StatusBadge status={booking.status} />
         </p>
         <p>{`Scheduled for ${longDate(booking.date)} at ${booking.time}`}</p>
+        <p>{`Reference ${booking.reference}`}</p>
         {notice && (
           <p className="notice notice-error" role="alert">
             {notice}
@@ -74,6 +76,12 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
             </dl>
           </>
         )}
+        <h3>Price</h3>
+        <dl className="modal-facts">
+          <Fact label="List Price" value={formatNzd(booking.quote.listPriceCents)} />
+          {booking.quote.discount && <Fact label={discountLabel(booking.quote.discount)} value={`−${formatNzd(booking.quote.discountCents)}`} />}
+          <Fact label="Total" value={formatNzd(booking.quote.totalCents)} />
+        </dl>
         {booking.notes && (
           <>
             <h3>Additional Notes</h3>

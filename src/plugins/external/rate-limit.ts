@@ -17,7 +17,7 @@ import { AppError } from '../../errors.ts';
 
 const DAY_MS = 86_400_000;
 
-export const LIMIT_NAMES = ['booking', 'wizardStep', 'contact', 'login', 'logout'] as const;
+export const LIMIT_NAMES = ['booking', 'wizardStep', 'quote', 'contact', 'login', 'logout'] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
 
 declare module 'fastify' {
@@ -72,7 +72,7 @@ export default fp(
     }
     await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'valet-rate-limit:' } : {}) });
 
-    const { formsMax, loginMax, windowMs, bookingsPerDay, loginFailuresMax } = config.rateLimit;
+    const { formsMax, quoteMax, loginMax, windowMs, bookingsPerDay, loginFailuresMax } = config.rateLimit;
     const budgets: Record<LimitName, Budget[]> = {
       booking: [
         { max: formsMax, timeWindow: windowMs },
@@ -80,6 +80,9 @@ export default fp(
       ],
       // The no-JavaScript wizard's steps 1 and 2 (and Back), which only re-render the form.
       wizardStep: [{ max: formsMax * 6, timeWindow: windowMs }],
+      // Quotes tell whether an e-mail has booked before: generous for a customer typing (the wizard
+      // asks once per pause), too tight to test addresses in bulk.
+      quote: [{ max: quoteMax, timeWindow: windowMs }],
       contact: [{ max: formsMax, timeWindow: windowMs }],
       login: [{ max: loginMax, timeWindow: windowMs * 5 }],
       logout: [{ max: formsMax * 6, timeWindow: windowMs }],

@@ -32,8 +32,10 @@ import { availabilityOn } from '../../services/availability.service.ts';
 import { createBooking } from '../../services/booking.service.ts';
 import { answerOnce } from '../../services/idempotency.service.ts';
 import { submissionKey } from '../v1/idempotency.ts';
+import { quoteForWizard } from '../../services/quote.service.ts';
+import type { Quote } from '../../domain/pricing.ts';
 import type { BookingState, WizardStep } from '#client/page-state.ts';
-import { BOOKING_RECEIVED } from './home.ts';
+import { bookingReceivedUrl } from './home.ts';
 
 const textFields = Object.fromEntries(
   Object.entries(BOOKING_LIMITS).map(([field, max]) => [field, Type.Optional(Type.String({ maxLength: max }))]),
@@ -69,17 +71,28 @@ function findPackageParam(value: string | undefined) {
   return PACKAGES.find((pkg) => pkg.id === wanted || pkg.name.toLowerCase() === wanted);
 }
 
-function state(
-  now: Date,
-  step: WizardStep,
-  values: BookingInput,
-  errors: BookingState['errors'] = [],
-  message: string | null = null,
-  availability: BookingState['availability'] = null,
-  submission: string | null = null,
-): BookingState {
+interface StateExtras {
+  /** Step 2 for a date already chosen: that date's times. */
+  availability?: BookingState['availability'];
+  /** Step 3: the form's submission token. */
+  submission?: string | null;
+  /** Step 3: the server's quote. */
+  quote?: Quote | null;
+}
+
+function state(now: Date, step: WizardStep, values: BookingInput, errors: BookingState['errors'] = [], message: string | null = null, extras: StateExtras = {}): BookingState {
   const window = bookingWindow(now);
-  return { step, values, errors, formError: message, minDate: window.min, maxDate: window.max, availability, submission };
+  return {
+    step,
+    values,
+    errors,
+    formError: message,
+    minDate: window.min,
+    maxDate: window.max,
+    availability: extras.availability ?? null,
+    submission: extras.submission ?? null,
+    quote: extras.quote ?? null,
+  };
 }
 
 function valuesOf(body: BookingFormBody): BookingInput {
@@ -123,6 +136,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const step = Number(body.step ?? '1') as WizardStep;
       let values = valuesOf(body);
       const render = (status: number, next: BookingState) => reply.page({ status, state: next, cacheKey: false });
+      // Step 3 shows the server's quote for the e-mail already entered (the list price before).
+      const detailsStep = async (status: number, submission: string, errors: BookingState['errors'] = [], message: string | null = null) =>
+        render(status, state(now, 3, values, errors, message, { submission, quote: await quoteForWizard(app.db, values) }));
 
       /** Step 2 for a date already chosen shows that date's times as they stand (no JavaScript needed). */
       const availabilityOf = async (date: string): Promise<BookingState['availability']> => {
@@ -136,7 +152,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         }
       };
       const stepTwo = async (status: number, errors: BookingState['errors'] = [], message: string | null = null) =>
-        render(status, state(now, 2, values, errors, message, await availabilityOf(values.date)));
+        render(status, state(now, 2, values, errors, message, { availability: await availabilityOf(values.date) }));
 
       if (body.action === 'back') {
         const previous = Math.max(1, step - 1) as WizardStep;
@@ -151,18 +167,18 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       if (step === 2) {
         const availability = await availabilityOf(values.date);
         const errors = withSlotError(validateScheduleStep(values, bookingWindow(now)), availability?.slots ?? null, values.time);
-        return errors.length > 0 ? render(400, state(now, 2, values, errors, null, availability)) : render(200, state(now, 3, values, [], null, null, randomUUID()));
+        return errors.length > 0 ? render(400, state(now, 2, values, errors, null, { availability })) : detailsStep(200, randomUUID());
       }
       // A step 3 shown again keeps its token while nothing was booked with it.
       const submission = body.submission ?? randomUUID();
       const errors = validateDetailsStep(values);
-      if (errors.length > 0) return render(400, state(now, 3, values, errors, null, null, submission));
+      if (errors.length > 0) return detailsStep(400, submission, errors);
       try {
         app.formGuard.check(request, reply, body[HONEYPOT_FIELD]);
         const answer = await answerOnce(app.db, { scope: 'booking-form', key: body.submission, payload: values }, async (trx) => {
           const booking = await createBooking(trx, values, { now, slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail });
           request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
-          return { status: 303, body: { location: `/?booking=${BOOKING_RECEIVED}` } };
+          return { status: 303, body: { location: bookingReceivedUrl(booking.reference) } };
         });
         if (answer.replayed) request.log.info('booking form posted again; the first answer is repeated');
         return reply.redirect(answer.body.location, answer.status);
@@ -171,14 +187,14 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         if (!error) throw caught;
         // The token was used for other details (the page kept by the browser after a booking,
         // then changed): nothing is booked until the visitor sends them again, with a new token.
-        if (error.code === 'IDEMPOTENCY_KEY_REUSED') return render(422, state(now, 3, values, [], MESSAGES.submissionChanged, null, randomUUID()));
+        if (error.code === 'IDEMPOTENCY_KEY_REUSED') return detailsStep(422, randomUUID(), [], MESSAGES.submissionChanged);
         const first = error.errors[0];
         const target = first ? stepOfField(first.field) : 3;
         const message = error.errors.length === 0 || error.statusCode === 409 ? error.message : null;
         reply.headers(error.headers);
-        return target === 2
-          ? stepTwo(error.statusCode, error.errors, message)
-          : render(error.statusCode, state(now, target, values, error.errors, message, null, target === 3 ? submission : null));
+        if (target === 2) return stepTwo(error.statusCode, error.errors, message);
+        if (target === 3) return detailsStep(error.statusCode, submission, error.errors, message);
+        return render(error.statusCode, state(now, target, values, error.errors, message));
       }
     },
   );

@@ -3,18 +3,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BOOKING_LIMITS, emptyBooking, REGIONS, TIME_SLOTS } from '../../domain/booking-rules.ts';
 import { PACKAGE_NAMES } from '../../domain/catalogue.ts';
-import { MESSAGES } from '../../domain/messages.ts';
+import { bookingReceived } from '../../domain/messages.ts';
 import { createBooking } from '../../services/booking.service.ts';
-import { BookingSchema, ErrorSchema } from '#api/schemas.ts';
+import { BookingSchema, ErrorSchema, QuoteSchema } from '#api/schemas.ts';
 import { IdempotencyHeaders, sendOnce } from './idempotency.ts';
-import { errorResponses, toBookingDto } from './schemas.ts';
+import { errorResponses, toBookingDto, toQuoteDto } from './schemas.ts';
 
 const text = (field: keyof typeof BOOKING_LIMITS, description: string) =>
   Type.Optional(Type.String({ maxLength: BOOKING_LIMITS[field], description }));
 
 /**
  * Every key is optional here so that a blank or missing field gets the wizard's own message from
- * the booking rules; the schema's job is types and unknown keys.
+ * the booking rules; the schema's job is types and unknown keys (a `price` or a quote sent by a
+ * client is one: prices are the server's). POST /v1/quote takes the same body.
  */
 export const CreateBookingBody = Type.Object(
   {
@@ -52,7 +53,13 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         headers: IdempotencyHeaders,
         body: CreateBookingBody,
         response: {
-          201: Type.Object({ message: Type.String(), id: Type.String({ format: 'uuid' }), booking: BookingSchema }),
+          201: Type.Object({
+            message: Type.String({ description: 'For the customer, with the reference' }),
+            id: Type.String({ format: 'uuid' }),
+            reference: Type.String({ description: 'The booking reference to quote to staff' }),
+            quote: QuoteSchema,
+            booking: BookingSchema,
+          }),
           409: ErrorSchema,
           422: ErrorSchema,
           ...errorResponses,
@@ -67,7 +74,16 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           { now: app.now(), slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail },
         );
         request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created');
-        return { status: 201, body: { message: MESSAGES.bookingCreated, id: booking.id, booking: toBookingDto(booking) } };
+        return {
+          status: 201,
+          body: {
+            message: bookingReceived(booking.reference),
+            id: booking.id,
+            reference: booking.reference,
+            quote: toQuoteDto(booking),
+            booking: toBookingDto(booking),
+          },
+        };
       }),
   );
 };

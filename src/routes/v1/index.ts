@@ -9,6 +9,7 @@ import contactUsForm from './contact-us-form.ts';
 import createBooking from './create-booking.ts';
 import login from './auth/login.ts';
 import logout from './auth/logout.ts';
+import quote from './quote.ts';
 import staffRoutes from './staff/index.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -24,6 +25,7 @@ const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(availability);
   await app.register(contactUsForm);
   await app.register(createBooking);
+  await app.register(quote);
   await app.register(login);
   await app.register(logout);
   await app.register(staffRoutes);

@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import { ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto, type ClosureDto } from '#api/schemas.ts';
 import type { Booking, BookingStatusChange, Closure, ContactMessage } from '../../db/database.ts';
+import { CURRENCY, type Quote } from '../../domain/pricing.ts';
 
 /** The error answers every route may give, by status code. */
 export const errorResponses = {
@@ -15,9 +16,21 @@ export const errorResponses = {
   503: ErrorSchema,
 } as const;
 
+/** The quote a booking stored when it was made. */
+export function toQuoteDto(row: Booking): Quote {
+  return {
+    currency: CURRENCY,
+    listPriceCents: row.list_price_cents,
+    discountCents: row.discount_cents,
+    totalCents: row.total_cents,
+    discount: row.discount_kind === 'first-service' && row.discount_percent !== null ? { kind: 'first-service', percent: row.discount_percent } : null,
+  };
+}
+
 export function toBookingDto(row: Booking): BookingDto {
   return {
     _id: row.id,
+    reference: row.reference,
     service: row.service,
     coatingType: row.coating_type,
     vehicleType: row.vehicle_type,
@@ -37,7 +50,7 @@ export function toBookingDto(row: Booking): BookingDto {
     email: row.email,
     phone: row.phone,
     notes: row.notes,
-    price: row.price_nzd,
+    quote: toQuoteDto(row),
     status: row.status,
     version: row.version,
     createdAt: row.created_at.toISOString(),

@@ -12,8 +12,12 @@ import { todayInAuckland } from '../../../domain/booking-dates.ts';
 import { staffErrorResponses } from '../schemas.ts';
 import { BookingFiltersQuery, filtersOf } from './bookings.ts';
 
+/** Cents as a plain decimal of dollars, which every spreadsheet reads as a number: 16915 → '169.15'. */
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
 const COLUMNS: [string, (b: Booking) => string | number][] = [
   ['Booking id', (b) => b.id],
+  ['Reference', (b) => b.reference],
   ['Created', (b) => b.created_at.toISOString()],
   ['Status', (b) => b.status],
   ['Service', (b) => b.service],
@@ -33,7 +37,10 @@ const COLUMNS: [string, (b: Booking) => string | number][] = [
   ['Region', (b) => b.region],
   ['Landmark', (b) => b.landmark],
   ['Notes', (b) => b.notes],
-  ['Price (NZD)', (b) => b.price_nzd],
+  ['List price (NZD)', (b) => dollars(b.list_price_cents)],
+  ['Discount (NZD)', (b) => dollars(b.discount_cents)],
+  ['Discount', (b) => (b.discount_kind ? `${b.discount_kind} ${b.discount_percent}%` : '')],
+  ['Total (NZD)', (b) => dollars(b.total_cents)],
 ];
 
 /** OWASP's advice for CSV injection: a leading apostrophe makes the cell plain text. */

@@ -1,0 +1,26 @@
+/**
+ * Access to the lazily loaded steps 2 and 3. The browser loads them with loadLaterSteps(); the
+ * server, which renders any step synchronously, provides them at start (client/pages/index.ts).
+ */
+import type { DetailsStep } from './DetailsStep.tsx';
+import type { ScheduleStep } from './ScheduleStep.tsx';
+
+export interface LaterStepsModule {
+  ScheduleStep: typeof ScheduleStep;
+  DetailsStep: typeof DetailsStep;
+}
+
+let loaded: LaterStepsModule | undefined;
+
+/** The steps, once loaded (always on the server). */
+export function laterSteps(): LaterStepsModule | undefined {
+  return loaded;
+}
+
+export function provideLaterSteps(module: LaterStepsModule): void {
+  loaded = module;
+}
+
+export async function loadLaterSteps(): Promise<LaterStepsModule> {
+  return (loaded ??= await import('./later-steps.ts'));
+}

@@ -1,0 +1,35 @@
+/**
+ * Step 3 asks the server for the quote of the e-mail entered (the first-service discount), once
+ * the address looks complete and the customer pauses typing. Anything but a quote leaves the list
+ * price shown; the booking's own answer decides.
+ */
+import { useEffect } from 'react';
+import type { BookingInput } from '#domain/booking-rules.ts';
+import type { Quote } from '#domain/pricing.ts';
+import { postJson } from '../../lib/api.ts';
+import { quoteKey, vehicleTypeOf, type ServerQuote } from './use-quote.ts';
+
+const TYPING_PAUSE_MS = 400;
+
+export function useServerQuote(values: BookingInput, [known, setKnown]: ServerQuote): void {
+  const key = quoteKey(values);
+  const wanted = !key.endsWith('\n') && known?.key !== key;
+
+  useEffect(() => {
+    if (!wanted) return;
+    let current = true;
+    const { service, selectedVehicleType, coatingType, email } = values;
+    const timer = setTimeout(() => {
+      postJson('/v1/quote', { service, vehicleType: vehicleTypeOf(values), selectedVehicleType, coatingType, email }).then(
+        (answer) => {
+          if (current && answer.status === 200) setKnown({ key, quote: answer.body as unknown as Quote });
+        },
+        () => undefined,
+      );
+    }, TYPING_PAUSE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [wanted, key]);
+}

@@ -1,0 +1,56 @@
+/**
+ * Quotes: what a booking costs, in integer cents of NZ dollars. The list price comes from the
+ * catalogue; the first-service discount (spec sections 1 and 9) is decided by the server, which
+ * alone knows whether an e-mail address has booked before. Pure, so the wizard can show the list
+ * price at once and format amounts exactly as the server's pages do.
+ *
+ * Rounding: the discount is the percentage of the list price rounded to the nearest cent, a half
+ * cent rounded up (in the customer's favour), and the total is the list price minus that
+ * discount, so the lines shown always add up. (Catalogue prices are whole dollars, so 15% of them
+ * is a whole number of cents today; the rule is for the day they are not.)
+ */
+import { FIRST_SERVICE_DISCOUNT_PERCENT, priceFor } from './catalogue.ts';
+
+export const CURRENCY = 'NZD';
+
+export interface QuoteDiscount {
+  kind: 'first-service';
+  percent: number;
+}
+
+export interface Quote {
+  currency: typeof CURRENCY;
+  listPriceCents: number;
+  discountCents: number;
+  totalCents: number;
+  discount: QuoteDiscount | null;
+}
+
+/** The catalogue price of a service choice in cents, or undefined when it is not in the catalogue. */
+export function listPriceCents(service: string, vehicleType: string, coatingType: string): number | undefined {
+  const dollars = priceFor(service, vehicleType, coatingType);
+  return dollars === undefined ? undefined : dollars * 100;
+}
+
+/** `percent` of `cents`, to the nearest cent, halves up. */
+export function percentOf(cents: number, percent: number): number {
+  return Math.floor((cents * percent + 50) / 100);
+}
+
+export function quoteFor(listCents: number, firstService: boolean): Quote {
+  const discount: QuoteDiscount | null = firstService ? { kind: 'first-service', percent: FIRST_SERVICE_DISCOUNT_PERCENT } : null;
+  const discountCents = discount ? percentOf(listCents, discount.percent) : 0;
+  return { currency: CURRENCY, listPriceCents: listCents, discountCents, totalCents: listCents - discountCents, discount };
+}
+
+const NZD = new Intl.NumberFormat('en-NZ', { style: 'currency', currency: CURRENCY });
+
+/** Cents as NZ dollars for people: 16915 → '$169.15', -2985 → '-$29.85'. */
+export function formatNzd(cents: number): string {
+  return NZD.format(cents / 100);
+}
+
+/** The words for a discount line: 'First-service discount 15%'. */
+export function discountLabel(discount: QuoteDiscount): string {
+  return `First-service discount ${discount.percent}%`;
+}

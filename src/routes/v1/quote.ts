@@ -1,0 +1,32 @@
+/**
+ * POST /v1/quote: what a booking would cost, for the wizard's step 3. It answers whether an
+ * e-mail has booked before (the discount), so it has a rate limit of its own: generous for a
+ * customer typing, too tight to test addresses in bulk.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { emptyBooking } from '../../domain/booking-rules.ts';
+import { quoteBooking } from '../../services/quote.service.ts';
+import { CreateBookingBody } from './create-booking.ts';
+import { QuoteSchema } from '#api/schemas.ts';
+import { errorResponses } from './schemas.ts';
+
+const route: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/quote',
+    {
+      config: { public: true, limit: 'quote' },
+      schema: {
+        summary: 'Price a booking',
+        description:
+          'Takes the create-booking payload; only the service choice is required (service, vehicleType or selectedVehicleType, and coatingType for Ceramic Coating). ' +
+          'With an e-mail address, the 15% first-service discount applies when that address (trimmed, case-insensitive) has no booking that is not cancelled.',
+        tags: ['public'],
+        body: CreateBookingBody,
+        response: { 200: QuoteSchema, ...errorResponses },
+      },
+    },
+    async (request) => quoteBooking(app.db, { ...emptyBooking(), ...request.body }),
+  );
+};
+
+export default route;

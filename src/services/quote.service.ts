@@ -1,0 +1,67 @@
+/**
+ * Quotes computed by the server: the catalogue's list price and the first-service discount, which
+ * applies when the e-mail address (trimmed, case-insensitive) has no booking that is not
+ * cancelled. createBooking asks the same question inside its transaction, under a per-customer
+ * lock, and stores the answer.
+ */
+import type { Kysely } from 'kysely';
+import { vehicleTypeForSize, validateServiceStep, type BookingInput } from '../domain/booking-rules.ts';
+import { MESSAGES } from '../domain/messages.ts';
+import { listPriceCents, quoteFor, type Quote } from '../domain/pricing.ts';
+import { EMAIL_PATTERN } from '../domain/text-rules.ts';
+import type { Database } from '../db/database.ts';
+import { hasActiveBookingFor } from '../db/bookings.repository.ts';
+import { isConnectionError, validationFailed } from '../errors.ts';
+
+type Db = Kysely<Database>;
+
+/** The quote for a list price and a customer's e-mail (already checked to be an address). */
+export async function quoteForCustomer(db: Db, listCents: number, email: string): Promise<Quote> {
+  return quoteFor(listCents, !(await hasActiveBookingFor(db, email)));
+}
+
+type QuoteInput = Pick<BookingInput, 'service' | 'coatingType' | 'vehicleType' | 'selectedVehicleType' | 'email'>;
+
+/** The fields a quote depends on, trimmed; the vehicle type from the chosen size when not sent. */
+function quoteFields(input: QuoteInput): QuoteInput {
+  const selectedVehicleType = input.selectedVehicleType.trim();
+  return {
+    service: input.service.trim(),
+    coatingType: input.coatingType.trim(),
+    vehicleType: input.vehicleType.trim() || vehicleTypeForSize(selectedVehicleType),
+    selectedVehicleType,
+    email: input.email.trim(),
+  };
+}
+
+/**
+ * POST /v1/quote: the service choice must be complete (step 1's rules); an e-mail, when given,
+ * must be an address. Without one the quote is the list price.
+ */
+export async function quoteBooking(db: Db, raw: QuoteInput): Promise<Quote> {
+  const input = quoteFields(raw);
+  const errors = validateServiceStep(input);
+  if (input.email !== '' && !EMAIL_PATTERN.test(input.email)) errors.push({ field: 'email', message: MESSAGES.emailInvalid });
+  const listCents = listPriceCents(input.service, input.vehicleType, input.coatingType);
+  if (errors.length > 0 || listCents === undefined) throw validationFailed(errors.length > 0 ? errors : [{ field: 'service', message: MESSAGES.serviceUnknown }]);
+  return input.email === '' ? quoteFor(listCents, false) : quoteForCustomer(db, listCents, input.email);
+}
+
+/**
+ * The quote shown on step 3 of the wizard without JavaScript: the customer's own once a valid
+ * e-mail has been entered, the list price before; none while the service choice is incomplete.
+ * With the database unreachable it is the list price, so that the form (and its 503 message when
+ * the booking itself fails) can still be shown.
+ */
+export async function quoteForWizard(db: Db, values: QuoteInput): Promise<Quote | null> {
+  const input = quoteFields(values);
+  const listCents = listPriceCents(input.service, input.vehicleType, input.coatingType);
+  if (listCents === undefined) return null;
+  if (!EMAIL_PATTERN.test(input.email)) return quoteFor(listCents, false);
+  try {
+    return await quoteForCustomer(db, listCents, input.email);
+  } catch (caught) {
+    if (isConnectionError(caught)) return quoteFor(listCents, false);
+    throw caught;
+  }
+}
