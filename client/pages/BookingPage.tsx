@@ -11,7 +11,6 @@ import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 're
 import {
   ADDRESS_FIELDS,
   completeServiceChoice,
-  isCalendarDate,
   stepOfField,
   validateDetailsStep,
   validateScheduleStep,
@@ -23,12 +22,12 @@ import { MESSAGES, type FieldError } from '#domain/messages.ts';
 import { focusFirstError } from '../components/Field.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { BookingSummary } from '../components/booking/BookingSummary.tsx';
-import { laterSteps, loadLaterSteps } from '../components/booking/later-steps-loader.ts';
+import { laterSteps, loadLaterSteps, type LaterStepsModule } from '../components/booking/later-steps-loader.ts';
 import { ServiceStep } from '../components/booking/ServiceStep.tsx';
 import { WizardProgress } from '../components/booking/WizardProgress.tsx';
 import { ID } from '../components/booking/types.ts';
 import { useQuote } from '../components/booking/use-quote.ts';
-import { getAvailability, postJson, submissionKeys } from '../lib/api.ts';
+import { readSavedAddress } from '../components/booking/saved-address.ts';
 import { setFlash, showToast } from '../lib/toast.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import type { PageProps } from '../page-props.ts';
@@ -47,8 +46,6 @@ const STEP_CONTROLS: Record<WizardStep, readonly (keyof BookingInput)[]> = {
   3: ['name', 'email', 'phone', 'notes'],
 };
 
-const SAVED_ADDRESS_KEY = 'savedAddress';
-const SAVED_FIELDS = [...ADDRESS_FIELDS, 'landmark'] as const;
 
 /**
  * The values of the other steps, carried as hidden fields so that a plain form post keeps them,
@@ -73,38 +70,8 @@ function HiddenValues({ values, step, submission }: { values: BookingInput; step
   );
 }
 
-function readSavedAddress(): Partial<BookingInput> | null {
-  try {
-    const saved: unknown = JSON.parse(localStorage.getItem(SAVED_ADDRESS_KEY) ?? 'null');
-    if (!saved || typeof saved !== 'object') return null;
-    const address: Partial<BookingInput> = {};
-    for (const field of SAVED_FIELDS) {
-      const value = (saved as Record<string, unknown>)[field];
-      if (typeof value === 'string') address[field] = value;
-    }
-    return address;
-  } catch {
-    return null;
-  }
-}
 
-function rememberAddress(values: BookingInput): void {
-  try {
-    if (values.saveAddress && values.serviceType === 'onsite') {
-      localStorage.setItem(SAVED_ADDRESS_KEY, JSON.stringify(Object.fromEntries(SAVED_FIELDS.map((field) => [field, values[field]]))));
-    } else if (!values.saveAddress) {
-      localStorage.removeItem(SAVED_ADDRESS_KEY);
-    }
-  } catch {
-    // Storage disabled: the address simply is not remembered.
-  }
-}
 
-/** What is sent: the whole form state, without an address the drop-off customer never needed. */
-function payloadOf(values: BookingInput): BookingInput {
-  if (values.serviceType !== 'dropoff') return values;
-  return { ...values, ...Object.fromEntries([...SAVED_FIELDS].map((field) => [field, ''])), saveAddress: false };
-}
 
 /** Before hydrating a page the server rendered at step 2 or 3, that step's code is loaded. */
 export async function prepare(state: BookingState): Promise<void> {
@@ -119,8 +86,8 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
   const [errors, setErrors] = useState<FieldError[]>(state.errors);
   const [formError, setFormError] = useState<string | null>(state.formError);
   const [loading, setLoading] = useState(false);
-  const [availability, setAvailability] = useState(state.availability);
-  const [keys] = useState(submissionKeys);
+  // Made with the later steps' chunk (loaded before step 3 can be submitted) to keep this one small.
+  const send = useRef<ReturnType<LaterStepsModule['bookingSender']>>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
   const previousStep = useRef(step);
   const [quote, serverQuote] = useQuote(values, state.quote, state.values);
@@ -139,22 +106,6 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
     }));
   }, []);
 
-  // The chosen date's times, fetched whenever step 2 is shown or the date changes (so also after a
-  // 409 sends the customer back here). A chosen time that cannot be had is cleared, its message
-  // (if the server gave one) staying beside it; a failure leaves the times plain and the server decides.
-  useEffect(() => {
-    if (step !== 2 || !isCalendarDate(values.date)) return;
-    let current = true;
-    getAvailability(values.date).then((answer) => {
-      if (!current) return;
-      setAvailability(answer);
-      setValues((v) => (answer.slots.some((slot) => slot.time === v.time && !slot.available) ? { ...v, time: '' } : v));
-    }, () => undefined);
-    return () => {
-      current = false;
-    };
-  }, [step, values.date]);
-  const slots = availability?.date === values.date ? availability.slots : null;
 
   useEffect(() => {
     // Steps 2 and 3 are fetched while the customer chooses on step 1.
@@ -182,12 +133,10 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
 
   const submitBooking = async () => {
     setLoading(true);
-    const payload = payloadOf(values);
     try {
-      const answer = await postJson('/v1/create-booking', payload, keys.keyFor(payload));
+      send.current ??= (await loadLaterSteps()).bookingSender();
+      const answer = await send.current(values);
       if (answer.status === 201) {
-        keys.succeeded();
-        rememberAddress(values);
         setFlash('success', answer.message ?? MESSAGES.bookingCreated);
         window.location.assign('/');
         return;
@@ -267,7 +216,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
                 minDate={state.minDate}
                 maxDate={state.maxDate}
                 rejectDate={(message) => setErrors([{ field: 'date', message }])}
-                slots={slots}
+                initialAvailability={state.availability}
                 hydrated={hydrated}
               />
             )}

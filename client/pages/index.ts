@@ -2,9 +2,8 @@
 import type { ComponentType } from 'react';
 import type { PageProps } from '../page-props.ts';
 import type { PageModule } from '../routes.ts';
-import { DetailsStep } from '../components/booking/DetailsStep.tsx';
 import { provideLaterSteps } from '../components/booking/later-steps-loader.ts';
-import { ScheduleStep } from '../components/booking/ScheduleStep.tsx';
+import * as laterStepsModule from '../components/booking/later-steps.ts';
 import AboutPage from './AboutPage.tsx';
 import BookingPage from './BookingPage.tsx';
 import ContactPage from './ContactPage.tsx';
@@ -19,7 +18,7 @@ import SitemapPage from './SitemapPage.tsx';
 import TestimonialsPage from './TestimonialsPage.tsx';
 
 // The browser loads the booking wizard's steps 2 and 3 on demand; the server has them at once.
-provideLaterSteps({ ScheduleStep, DetailsStep });
+provideLaterSteps(laterStepsModule);
 
 export const PAGE_COMPONENTS: Record<PageModule, ComponentType<PageProps<never>>> = {
   AboutPage,

@@ -6,10 +6,12 @@
  * times cannot be chosen (without JavaScript the date may change before the post, which the
  * server then checks, so they stay choosable there).
  */
-import { BOOKING_LIMITS, REGIONS, TIME_SLOTS } from '#domain/booking-rules.ts';
+import { useEffect, useState } from 'react';
+import { BOOKING_LIMITS, REGIONS, TIME_SLOTS, isCalendarDate } from '#domain/booking-rules.ts';
 import { HOURS, type BusinessInfo } from '#domain/business.ts';
 import { MESSAGES } from '#domain/messages.ts';
-import { slotLabel, type SlotState } from '#domain/availability.ts';
+import { slotLabel, type DayAvailability } from '#domain/availability.ts';
+import { getAvailability } from '../../lib/availability-api.ts';
 import { SelectField, TextField, errorFor } from '../Field.tsx';
 import { Icon } from '../Icon.tsx';
 import { ID, type StepProps } from './types.ts';
@@ -21,8 +23,8 @@ interface ScheduleStepProps extends StepProps {
   maxDate: string;
   /** Reports a date the customer typed that is already past (it is not accepted). */
   rejectDate(message: string): void;
-  /** The chosen date's slots, once known. */
-  slots: readonly SlotState[] | null;
+  /** The chosen date's slots as the server rendered them (no JavaScript needed), if it did. */
+  initialAvailability: DayAvailability | null;
   /** Unavailable times are disabled only once the page is interactive. */
   hydrated: boolean;
 }
@@ -35,7 +37,25 @@ const ADDRESS_LABELS = {
   postalCode: ['Postal Code', 'postal-code'],
 } as const;
 
-export function ScheduleStep({ values, errors, update, business, minDate, maxDate, rejectDate, slots, hydrated }: ScheduleStepProps) {
+export function ScheduleStep({ values, errors, update, business, minDate, maxDate, rejectDate, initialAvailability, hydrated }: ScheduleStepProps) {
+  const [availability, setAvailability] = useState(initialAvailability);
+  // The chosen date's times, fetched whenever this step is shown or the date changes (so also after
+  // a 409 sends the customer back here). A chosen time that cannot be had is cleared, its message
+  // (if the server gave one) staying beside it; a failure leaves the times plain and the server
+  // decides. It lives here, in the later steps' chunk, to keep the page's first chunk small.
+  useEffect(() => {
+    if (!isCalendarDate(values.date)) return;
+    let current = true;
+    getAvailability(values.date).then((answer) => {
+      if (!current) return;
+      setAvailability(answer);
+      if (answer.slots.some((slot) => slot.time === values.time && !slot.available)) update({ time: '' });
+    }, () => undefined);
+    return () => {
+      current = false;
+    };
+  }, [values.date]);
+  const slots = availability?.date === values.date ? availability.slots : null;
   const slotAt = (time: string) => slots?.find((slot) => slot.time === time);
   const onDate = (date: string) => {
     if (date !== '' && date < minDate) {

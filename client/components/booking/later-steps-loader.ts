@@ -4,10 +4,12 @@
  */
 import type { DetailsStep } from './DetailsStep.tsx';
 import type { ScheduleStep } from './ScheduleStep.tsx';
+import type { bookingSender } from './send-booking.ts';
 
 export interface LaterStepsModule {
   ScheduleStep: typeof ScheduleStep;
   DetailsStep: typeof DetailsStep;
+  bookingSender: typeof bookingSender;
 }
 
 let loaded: LaterStepsModule | undefined;

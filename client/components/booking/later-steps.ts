@@ -7,3 +7,4 @@
 
 export { DetailsStep } from './DetailsStep.tsx';
 export { ScheduleStep } from './ScheduleStep.tsx';
+export { bookingSender } from './send-booking.ts';
