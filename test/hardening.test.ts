@@ -97,6 +97,19 @@ forEachBackend(t, async (t, backend) => {
       const res = await app.inject({ url, headers: { cookie } });
       t.equal(res.statusCode, 400, url);
     }
+    // The same cursors made valid are accepted, so each refusal above is for the value it breaks;
+    // PostgreSQL writes a whole-hour offset without minutes (`+00`), other offsets with them.
+    const good = [
+      `/v1/bookings?cursor=${cursor({ sort: 'newest', createdAt: '2026-01-01 10:00:00+00', id })}`,
+      `/v1/bookings?cursor=${cursor({ sort: 'newest', createdAt: '2026-01-01 10:00:00.123456+13', id })}`,
+      `/v1/bookings?cursor=${cursor({ sort: 'newest', createdAt: '2026-01-01 10:00:00+05:30', id })}`,
+      `/v1/bookings?sort=schedule&cursor=${cursor({ sort: 'schedule', date: '2026-02-03', time: '10:00', id })}`,
+      `/v1/contact-messages?cursor=${cursor({ createdAt: '2026-01-01 10:00:00+00', id })}`,
+    ];
+    for (const url of good) {
+      const res = await app.inject({ url, headers: { cookie } });
+      t.equal(res.statusCode, 200, url);
+    }
   });
 
   t.test('7: a JSON body that repeats a key is a 400, at any depth', async (t) => {

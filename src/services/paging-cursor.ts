@@ -37,6 +37,7 @@ export function isTimestampText(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const match = TIMESTAMP.exec(value);
   if (!match || !isCalendarDate(match[1]!)) return false;
-  const [hours, minutes, seconds, offsetHours, offsetMinutes = '0'] = [match[2], match[3], match[4], match[6], match[8]].map(Number) as number[];
-  return hours! < 24 && minutes! < 60 && seconds! < 60 && offsetHours! <= 15 && Number(offsetMinutes) < 60;
+  // PostgreSQL leaves the offset's minutes out when they are zero (`+00`, `+13`): they count as 0.
+  const [hours, minutes, seconds, offsetHours, offsetMinutes] = [match[2], match[3], match[4], match[6], match[8] ?? '0'].map(Number) as number[];
+  return hours! < 24 && minutes! < 60 && seconds! < 60 && offsetHours! <= 15 && offsetMinutes! < 60;
 }
