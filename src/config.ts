@@ -102,7 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     const value = env[key];
     if (value !== undefined && value !== '') known[key] = value;
   }
-  const value = Value.Default(EnvSchema, Value.Convert(EnvSchema, known)) as Env;
+  // Convert and Default change the object they are given (TypeBox 1.x), so they get a copy: `known`
+  // stays what the environment said, for the messages below and for telling a PUBLIC_URL given from its default.
+  const value = Value.Default(EnvSchema, Value.Convert(EnvSchema, { ...known })) as Env;
   const firstError = Value.Errors(EnvSchema, value)[0];
   if (firstError) {
     const variable = firstError.instancePath.split('/')[1] ?? 'environment';

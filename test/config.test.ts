@@ -10,6 +10,7 @@ t.test('defaults give the embedded database on port 3000', async (t) => {
   t.equal(config.dashboardAuth, 'session');
   t.equal(config.bookingSlotCapacity, 2);
   t.equal(config.trustProxy, false);
+  t.equal(config.publicOrigin, undefined, 'without PUBLIC_URL, writes are checked against the Host the browser addressed');
 });
 
 t.test('values are read and converted', async (t) => {
@@ -19,6 +20,7 @@ t.test('values are read and converted', async (t) => {
   t.equal(config.bookingSlotCapacity, 5);
   t.equal(config.dashboardAuth, 'prompt');
   t.equal(config.business.publicUrl, 'https://valet.example.nz');
+  t.equal(config.publicOrigin, 'https://valet.example.nz');
 });
 
 t.test('a bad value stops start-up with one line naming the variable', async (t) => {
