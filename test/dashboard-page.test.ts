@@ -1,6 +1,7 @@
 /** /dashboard and its sign-in and sign-out form posts, as a browser without JavaScript uses them. */
 import t from 'tap';
 import { buildTestApp, login, TEST_ADMIN_PASSWORD } from './helper.ts';
+import { SCHEDULE_SHAPE } from '../src/domain/schedule.ts';
 
 const state = (html: string) => JSON.parse(/<script type="application\/json" id="__DATA__">([\s\S]*?)<\/script>/.exec(html)![1]!).state;
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -15,7 +16,7 @@ t.test('session mode', async (t) => {
     t.equal(res.headers['cache-control'], 'no-store');
     t.match(res.body, /<meta name="robots" content="noindex">/);
     t.match(res.body, /<form[^>]*action="\/dashboard\/login"/);
-    t.same(state(res.body), { mode: 'session', signedIn: false, staffName: null, signInError: null });
+    t.same(state(res.body), { mode: 'session', signedIn: false, staffName: null, signInError: null, schedule: SCHEDULE_SHAPE });
     t.notMatch(res.body, /class="contact-widget"/, 'no customer contact widget over the staff page');
     t.notMatch(res.body, /id="newsletter-title"/, 'no newsletter box on the staff page');
     t.match(res.body, /class="site-footer"/, 'the footer is still there');

@@ -24,6 +24,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/availability',
     {
+      // Public and never rate-limited like a form: the wizard asks on every date change.
+      config: { public: true },
       schema: {
         summary: "A date's time slots and the places left in each",
         tags: ['public'],
