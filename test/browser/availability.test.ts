@@ -45,7 +45,7 @@ t.test('availability and closures in Chromium', async (t) => {
     await page.locator('input[name="date"]').fill(inDays(6));
     await page.waitForFunction(() => document.querySelector('select[name="time"] option[value="10:00"]')?.textContent === '10:00');
     t.ok(await option(page, '10:00').isEnabled(), 'the times follow the date');
-    t.same(problems, { consoleErrors: [], failedRequests: [] });
+    t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
     await page.context().close();
   });
 
@@ -76,6 +76,7 @@ t.test('availability and closures in Chromium', async (t) => {
     const stored = await app.db.selectFrom('bookings').selectAll().where('name', '=', 'Late Customer').execute();
     t.match(stored, [{ date, time: '15:00' }]);
     t.same(problems.consoleErrors.filter((error) => !error.includes('409 (Conflict)')), [], 'nothing but the expected 409');
+    t.same(problems.cspViolations, [], 'no CSP violation');
     await page.context().close();
   });
 
@@ -121,6 +122,7 @@ t.test('availability and closures in Chromium', async (t) => {
     const reopened = (await app.inject(`/v1/availability?date=${date}`)).json().slots;
     t.ok(reopened.every((s: { reason: string | null }) => s.reason !== 'closed'), 'and open again');
     t.same(problems.consoleErrors.filter((error) => !error.includes('400 (Bad Request)')), [], 'nothing but the expected 400');
+    t.same(problems.cspViolations, [], 'no CSP violation');
     await page.context().close();
   });
 });
