@@ -201,10 +201,10 @@ t.test('pages', async (t) => {
     }
   });
 
-  t.test('each page links, in its head, the stylesheets of its chunk and of the chunks it imports, theirs first', async (t) => {
+  t.test('each page links, in its head, the stylesheets of its chunk and of the chunks it imports, theirs first, then those of its lazy parts', async (t) => {
     // Read straight from Vite's manifest, independently of src/render/assets.ts: each component
     // imports its own CSS, so a missing link would show the page unstyled until it hydrates.
-    type Chunk = { file: string; css?: string[]; imports?: string[] };
+    type Chunk = { file: string; css?: string[]; imports?: string[]; dynamicImports?: string[] };
     const manifest: Record<string, Chunk> = JSON.parse(readFileSync(path.join(CLIENT_DIST_DIR, '.vite/manifest.json'), 'utf8'));
     const cssOf = (key: string, seen: Set<string>): string[] => {
       if (seen.has(key)) return [];
@@ -220,9 +220,13 @@ t.test('pages', async (t) => {
       const html = (await app.inject(url)).body;
       const head = /<head>([\s\S]*?)<\/head>/.exec(html)![1]!;
       const links = [...head.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((match) => match[1]);
-      const pageCss = cssOf(`pages/${module}.tsx`, new Set(['entry-client.tsx']));
+      // A page's lazy parts (the wizard's later steps, the dashboard's Schedule view) can be rendered
+      // by the server too, so their stylesheets come with the page, after its own.
+      const seen = new Set(['entry-client.tsx']);
+      const pageKey = `pages/${module}.tsx`;
+      const pageCss = [...cssOf(pageKey, seen), ...(manifest[pageKey]!.dynamicImports ?? []).flatMap((lazy) => cssOf(lazy, seen))];
       t.ok(pageCss.length > 0, `${module} has stylesheets of its own or of the components it uses`);
-      t.same(links, [...entryCss, ...new Set(pageCss)], `${url}: the entry's stylesheet, then every one of ${module}'s chunks, imported ones first`);
+      t.same(links, [...entryCss, ...new Set(pageCss)], `${url}: the entry's stylesheet, then every one of ${module}'s chunks, imported ones first, then its lazy parts'`);
     }
   });
 

@@ -5,6 +5,7 @@ import { PAGES } from '../../client/routes.ts';
 import { baseUrl, buildTestApp } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
 import { EMPTY_SCHEDULE_MESSAGES, inDays } from '../support/payloads.ts';
+import { bookingReceived } from '../../src/domain/messages.ts';
 
 t.test('public site in Chromium', async (t) => {
   const app = await buildTestApp(t, { listen: true });
@@ -359,7 +360,8 @@ t.test('public site in Chromium', async (t) => {
     t.equal(response.headers()['idempotent-replayed'], 'true', 'and gets the first answer');
     await page.waitForURL(url('/'));
     await page.locator('.Toastify__toast').waitFor();
-    t.equal(await toastText(page), 'Thank you! Your booking has been received. We will contact you shortly to confirm it.');
+    const [stored] = await booked();
+    t.equal(await toastText(page), bookingReceived(stored!.reference), 'the toast quotes the one booking\'s reference');
     t.equal((await booked()).length, 1, 'one booking');
     await page.context().close();
   });
