@@ -44,6 +44,11 @@ export interface BuildOptions {
   now?: () => Date;
   /** Sees every route as it is registered (test/route-table.test.ts checks each one's rules). */
   onRoute?: (route: RouteOptions) => void;
+  /**
+   * A dump of an already migrated embedded database (PGlite's dumpDataDir) that an in-memory
+   * database starts from instead of running initdb; the test suite builds one and reuses it.
+   */
+  pgliteSnapshot?: Blob;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -125,7 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(formbodyPlugin);
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
-  await app.register(databasePlugin);
+  await app.register(databasePlugin, { pgliteSnapshot: options.pgliteSnapshot });
   await app.register(authPlugin);
   await app.register(formGuardPlugin);
   await app.register(idempotencyPurgePlugin);

@@ -9,6 +9,7 @@ import type { Test } from 'tap';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { testNow } from './support/payloads.ts';
+import { pgliteSnapshot } from './support/pglite-snapshot.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -82,7 +83,14 @@ export async function testConfig(t: Test, options: TestAppOptions = {}): Promise
 
 export async function buildTestApp(t: Test, options: TestAppOptions = {}): Promise<App> {
   const config = await testConfig(t, options);
-  const app = await buildApp(config, { logStream: options.logStream, now: options.now ?? (() => testNow), onRoute: options.onRoute });
+  // An in-memory embedded database starts from the migrated snapshot instead of running initdb.
+  const snapshot = !config.databaseUrl && config.dataDir === 'memory://' ? await pgliteSnapshot() : undefined;
+  const app = await buildApp(config, {
+    logStream: options.logStream,
+    now: options.now ?? (() => testNow),
+    onRoute: options.onRoute,
+    pgliteSnapshot: snapshot,
+  });
   t.teardown(() => app.close());
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -13,12 +13,16 @@ export interface DatabaseOptions {
   dataDir: string;
   poolMax: number;
   connectTimeoutMs: number;
+  /** For an in-memory embedded database: a data directory dump to start from (see BuildOptions). */
+  pgliteSnapshot?: Blob;
 }
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: 'postgres' | 'pglite';
   close(): Promise<void>;
+  /** The embedded database's data directory as a tarball (PGlite only), for pgliteSnapshot. */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 const DATE_OID = 1082;
@@ -63,12 +67,17 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
   const inMemory = options.dataDir === 'memory://';
   if (!inMemory) await mkdir(options.dataDir, { recursive: true });
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const pglite = await PGlite.create(inMemory ? undefined : options.dataDir, { extensions: { pg_trgm } });
+  const pglite = await PGlite.create({
+    dataDir: inMemory ? undefined : options.dataDir,
+    loadDataDir: inMemory ? options.pgliteSnapshot : undefined,
+    extensions: { pg_trgm },
+  });
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
     kind: 'pglite',
+    dumpDataDir: () => pglite.dumpDataDir('none'),
     close: async () => {
       await db.destroy();
       await pglite.close();

@@ -37,7 +37,7 @@ const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 5_000;
 
 export default fp(
-  async (app) => {
+  async (app, options: { pgliteSnapshot?: Blob }) => {
     const { config } = app;
     const handle = await openDatabase(
       {
@@ -45,6 +45,7 @@ export default fp(
         dataDir: config.dataDir,
         poolMax: config.db.poolMax,
         connectTimeoutMs: config.db.connectTimeoutMs,
+        pgliteSnapshot: options.pgliteSnapshot,
       },
       app.log,
     );
