@@ -1,7 +1,6 @@
-/** The public site's interactions in Chromium: widget, pricing, booking wizard, contact form, and axe on every page and state. */
+/** The public site's interactions in Chromium: widget, pricing, booking wizard, contact form, and axe in each of their states (every page's first view: axe-*.test.ts). */
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { PAGES } from '../../client/routes.ts';
 import { baseUrl, buildTestApp } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
 import { EMPTY_SCHEDULE_MESSAGES, inDays } from '../support/payloads.ts';
@@ -36,22 +35,6 @@ t.test('public site in Chromium', async (t) => {
     await page.getByLabel('Phone Number').fill(details.phone);
     return page;
   }
-
-  t.test('no page has an axe violation, on a phone and on a desktop, and none logs an error', async (t) => {
-    for (const width of [390, 1280]) {
-      const { page, problems } = await openPage(browser, width);
-      for (const { path } of PAGES.filter((p) => p.index)) {
-        await page.goto(url(path));
-        await waitForHydration(page);
-        t.same(await axeViolations(page), [], `${path} at ${width}px`);
-      }
-      t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] }, `no errors at ${width}px`);
-      await page.goto(url('/no-such-page'));
-      await waitForHydration(page);
-      t.same(await axeViolations(page), [], `the 404 page at ${width}px`);
-      await page.context().close();
-    }
-  });
 
   t.test('contact widget: tooltip on hover and keyboard focus, popup opens and closes, chat link prefilled', async (t) => {
     const { page } = await open('/about');
