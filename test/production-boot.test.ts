@@ -66,7 +66,7 @@ t.test('the Docker image boots from its final stage alone and shuts down gracefu
   for (const copy of stage.copies) {
     if (copy.from === 'deps') {
       t.same(copy.sources, ['/app/node_modules'], 'the deps stage provides node_modules');
-      const install = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8' });
+      const install = spawnSync('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8' });
       t.equal(install.status, 0, `npm ci --omit=dev: ${install.stderr}`);
     } else if (copy.from === 'build') {
       for (const source of copy.sources) {

@@ -26,7 +26,8 @@ function runSetPassword(dataDir: string, answers: string[]): Promise<{ output: s
         child.stdin.write(`${pending.shift()}\r`);
       }
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    // Generous: on a busy machine tsx, the embedded database's first start and argon2 take a while.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
