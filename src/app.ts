@@ -23,6 +23,7 @@ import authPlugin from './plugins/app/auth.ts';
 import formGuardPlugin from './plugins/app/form-guard.ts';
 import idempotencyPurgePlugin from './plugins/app/idempotency-purge.ts';
 import renderPlugin from './plugins/app/render.ts';
+import mailerPlugin from './plugins/app/mailer.ts';
 import healthRoutes from './routes/health.ts';
 import v1Routes from './routes/v1/index.ts';
 import pageRoutes from './routes/pages/index.ts';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authPlugin);
   await app.register(formGuardPlugin);
   await app.register(idempotencyPurgePlugin);
+  await app.register(mailerPlugin);
   await app.register(renderPlugin);
 
   await app.register(healthRoutes);

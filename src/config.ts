@@ -5,12 +5,14 @@
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { DEFAULT_BUSINESS, type BusinessInfo } from './domain/business.ts';
+import { EMAIL_PATTERN } from './domain/text-rules.ts';
 import { meetsOwaspMinimum, passwordProblem } from './password-policy.ts';
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 });
 const Positive = Type.Integer({ minimum: 1 });
 const NonEmpty = Type.String({ minLength: 1 });
 const Url = Type.String({ pattern: '^https?://[^\\s]+$' });
+const Email = Type.String({ pattern: EMAIL_PATTERN.source });
 
 /** Every variable the application reads; README's configuration table mirrors this list. */
 export const EnvSchema = Type.Object({
@@ -55,10 +57,18 @@ export const EnvSchema = Type.Object({
   FACEBOOK_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.facebookUrl }),
   INSTAGRAM_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.instagramUrl }),
   MAP_EMBED_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.mapEmbedUrl }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://[^\\s]+$' })),
+  MAIL_FROM: Type.Optional(Email),
+  STAFF_EMAIL: Type.Optional(Email),
+  REMINDER_HOURS_BEFORE: Type.Union([Positive], { default: 24 }),
+  MANAGE_CUTOFF_HOURS: Type.Union([Type.Integer({ minimum: 0 })], { default: 24 }),
+  MAIL_POLL_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 3000 }),
+  MAIL_MAX_ATTEMPTS: Type.Union([Positive], { default: 6 }),
+  MAIL_RETRY_BASE_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 60_000 }),
 });
 export type Env = Static<typeof EnvSchema>;
 
-const SECRET_VARIABLES = new Set(['ADMIN_PASSWORD', 'ADMIN_PASSWORD_HASH', 'DATABASE_URL', 'REDIS_URL']);
+const SECRET_VARIABLES = new Set(['ADMIN_PASSWORD', 'ADMIN_PASSWORD_HASH', 'DATABASE_URL', 'REDIS_URL', 'SMTP_URL']);
 
 export interface Config {
   nodeEnv: Env['NODE_ENV'];
@@ -89,6 +99,25 @@ export interface Config {
   business: BusinessInfo;
   /** PUBLIC_URL's origin when it is configured: what a browser's Origin must be for a write. */
   publicOrigin: string | undefined;
+  mail: MailConfig;
+  /** The Terms' notice: customers may cancel or move a booking until this many hours before it. */
+  manageCutoffHours: number;
+}
+
+export interface MailConfig {
+  /** smtp(s)://user:pass@host:port; without it e-mails are composed and kept, never sent. */
+  smtpUrl: string | undefined;
+  /** The sender of every e-mail (MAIL_FROM, else the business's e-mail), named after the business. */
+  from: { name: string; address: string };
+  /** Where staff notifications go (STAFF_EMAIL, else the business's e-mail). */
+  staffEmail: string;
+  reminderHoursBefore: number;
+  /** How often the sender looks for due e-mails. */
+  pollMs: number;
+  /** Attempts before an e-mail is marked failed. */
+  maxAttempts: number;
+  /** The first retry's delay; each further one doubles it (at most an hour). */
+  retryBaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -183,5 +212,15 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
       publicUrl: env.PUBLIC_URL.replace(/\/+$/, ''),
     },
     publicOrigin: publicUrlGiven ? new URL(env.PUBLIC_URL).origin : undefined,
+    mail: {
+      smtpUrl: env.SMTP_URL,
+      from: { name: env.BUSINESS_NAME, address: env.MAIL_FROM ?? env.BUSINESS_EMAIL },
+      staffEmail: env.STAFF_EMAIL ?? env.BUSINESS_EMAIL,
+      reminderHoursBefore: env.REMINDER_HOURS_BEFORE,
+      pollMs: env.MAIL_POLL_MS,
+      maxAttempts: env.MAIL_MAX_ATTEMPTS,
+      retryBaseMs: env.MAIL_RETRY_BASE_MS,
+    },
+    manageCutoffHours: env.MANAGE_CUTOFF_HOURS,
   };
 }

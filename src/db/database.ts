@@ -98,6 +98,29 @@ export interface IdempotencyKeysTable {
   created_at: ColumnType<Date, never, Date>;
 }
 
+/** One e-mail of the outbox, composed when its cause was written (see migrations/009_outbox.sql). */
+export interface OutboxEmailsTable {
+  id: Generated<string>;
+  kind: string;
+  booking_id: string | null;
+  contact_message_id: string | null;
+  to_name: string;
+  to_address: string;
+  reply_to_name: string | null;
+  reply_to_address: string | null;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  ics: string | null;
+  ics_method: string | null;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt_at: Date;
+  last_error: string | null;
+  sent_at: Date | null;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface Database {
   bookings: BookingsTable;
   booking_status_changes: BookingStatusChangesTable;
@@ -106,6 +129,7 @@ export interface Database {
   settings: SettingsTable;
   closures: ClosuresTable;
   idempotency_keys: IdempotencyKeysTable;
+  outbox_emails: OutboxEmailsTable;
 }
 
 export type Booking = Selectable<BookingsTable>;
@@ -119,3 +143,5 @@ export type NewClosure = Insertable<ClosuresTable>;
 export type StaffSession = Selectable<StaffSessionsTable>;
 export type IdempotencyKey = Selectable<IdempotencyKeysTable>;
 export type NewIdempotencyKey = Insertable<IdempotencyKeysTable>;
+export type OutboxEmail = Selectable<OutboxEmailsTable>;
+export type NewOutboxEmail = Insertable<OutboxEmailsTable>;

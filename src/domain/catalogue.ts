@@ -54,6 +54,8 @@ export interface ServicePackage {
   prices: Prices;
   features: string[];
   isPopular: boolean;
+  /** How long the work takes, for the calendar invitation. */
+  durationMinutes: number;
   /** Only Ceramic Coating: price by coating term and vehicle type. */
   coatingPrices?: Record<CoatingType, Prices>;
 }
@@ -77,6 +79,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Deodorised',
     ],
     isPopular: false,
+    durationMinutes: 60,
   },
   {
     id: 'express-clean',
@@ -95,6 +98,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Deodorised',
     ],
     isPopular: false,
+    durationMinutes: 90,
   },
   {
     id: 'deluxe-interior',
@@ -109,6 +113,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Leather clean and conditioning',
     ],
     isPopular: false,
+    durationMinutes: 120,
   },
   {
     id: 'deluxe-clean',
@@ -123,6 +128,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Tyre and rim dressing',
     ],
     isPopular: true,
+    durationMinutes: 180,
   },
   {
     id: 'ultimate-clean',
@@ -139,6 +145,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Tar removed',
     ],
     isPopular: false,
+    durationMinutes: 240,
   },
   {
     id: 'ceramic-coating',
@@ -152,6 +159,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       '5 year coating: our longest-lasting protection, quoted on request',
     ],
     isPopular: false,
+    durationMinutes: 480,
     coatingPrices: {
       coat1: { sm: 399, mid: 599, suv: 699 },
       coat2: { sm: 699, mid: 899, suv: 999 },
@@ -170,6 +178,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Professional installation with several shade options',
     ],
     isPopular: false,
+    durationMinutes: 180,
   },
 ];
 

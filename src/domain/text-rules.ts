@@ -1,8 +1,15 @@
 /** Text checks shared by the booking and contact rules. */
 import { MESSAGES, tooLong, type FieldError } from './messages.ts';
 
-/** The simple e-mail pattern of the original forms: something@something.something, no spaces. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * A valid e-mail address as the browser's `input type=email` defines it (WHATWG HTML, "valid
+ * e-mail address"), with the domain holding at least one dot as the original forms required
+ * (something@something.something). Nothing that could end a header or start another address
+ * (`<`, `>`, `,`, `;`, spaces, quotes) fits the local part, and the domain is letters, digits and
+ * hyphens only, so `<x@y.com>` and `a@b.co?cc=x` are refused.
+ */
+export const EMAIL_PATTERN =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 export function isBlank(value: string): boolean {
   return value.trim() === '';

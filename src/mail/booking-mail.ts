@@ -1,16 +1,111 @@
 /**
  * What a change to a booking sends by e-mail (issue 11). Called inside the transaction that makes
- * the change, so that the booking and the e-mails it causes are written together or not at all.
+ * the change, so that the booking and the e-mails it causes are written together or not at all:
+ * the e-mails are composed now (as the booking is in this transaction) and kept in the outbox,
+ * which the mailer plugin sends.
  *
  * This is the contract between the booking engine, the staff tools and the manage page (callers)
- * and the outbox (src/mail). Until the outbox lands it records nothing.
+ * and the outbox (src/mail).
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { Booking, ContactMessage, Database, NewOutboxEmail } from '../db/database.ts';
+import { findBooking } from '../db/bookings.repository.ts';
+import { insertOutboxEmails, skipQueuedReminders } from '../db/outbox.repository.ts';
+import { manageLinkFor } from '../services/manage-link.ts';
+import { appointmentTimes } from './booking-facts.ts';
+import { bookingInvitation } from './invitation.ts';
+import { currentMailContext, type MailContext } from './mail-context.ts';
+import { renderHtml, renderText, type MessageContent } from './message.ts';
+import { customerMessage, staffBookingMessage, staffContactMessage, type CustomerMessageKind } from './templates.ts';
 
 export type BookingMailEvent =
   | { type: 'created'; bookingId: string }
   | { type: 'confirmed' | 'cancelled' | 'completed'; bookingId: string; by: 'staff' | 'customer' }
   | { type: 'moved'; bookingId: string; by: 'staff' | 'customer'; from: { date: string; time: string } };
 
-export async function queueBookingMail(_trx: Kysely<Database>, _event: BookingMailEvent): Promise<void> {}
+export type EmailKind = CustomerMessageKind | 'staff-new-booking' | 'staff-contact-message';
+
+interface Composed {
+  kind: EmailKind;
+  to: { name: string; address: string };
+  replyTo?: { name: string; address: string };
+  content: MessageContent;
+  subject: string;
+  ics?: { method: 'REQUEST' | 'CANCEL'; text: string };
+  /** When it is due (a reminder later; everything else at once). */
+  dueAt?: Date;
+}
+
+function outboxRow(message: Composed, links: { bookingId?: string; contactMessageId?: string }, now: Date): NewOutboxEmail {
+  return {
+    kind: message.kind,
+    booking_id: links.bookingId ?? null,
+    contact_message_id: links.contactMessageId ?? null,
+    to_name: message.to.name,
+    to_address: message.to.address,
+    reply_to_name: message.replyTo?.name ?? null,
+    reply_to_address: message.replyTo?.address ?? null,
+    subject: message.subject,
+    text_body: renderText(message.content),
+    html_body: renderHtml(message.content),
+    ics: message.ics?.text ?? null,
+    ics_method: message.ics?.method ?? null,
+    next_attempt_at: message.dueAt ?? now,
+  };
+}
+
+/**
+ * The reminder, due `reminderHoursBefore` the appointment; none when that moment has passed
+ * already (a booking made inside the window: its confirmation serves).
+ */
+function reminder(booking: Booking, context: MailContext, manageLink: string | undefined): Composed | undefined {
+  const dueAt = new Date(appointmentTimes(booking).start.getTime() - context.reminderHoursBefore * 3_600_000);
+  if (dueAt.getTime() <= context.now().getTime()) return undefined;
+  return { ...customerMessage('booking-reminder', booking, context, manageLink), dueAt };
+}
+
+function customer(kind: CustomerMessageKind, booking: Booking, context: MailContext, manageLink: string | undefined, method?: 'REQUEST' | 'CANCEL'): Composed {
+  return {
+    ...customerMessage(kind, booking, context, manageLink),
+    ...(method ? { ics: { method, text: bookingInvitation(booking, context, method, manageLink) } } : {}),
+  };
+}
+
+function composeFor(event: BookingMailEvent, booking: Booking, context: MailContext, manageLink: string | undefined): Composed[] {
+  switch (event.type) {
+    case 'created':
+      return [
+        customer('booking-created', booking, context, manageLink, 'REQUEST'),
+        staffBookingMessage(booking, context),
+        reminder(booking, context, manageLink),
+      ].filter((m): m is Composed => m !== undefined);
+    case 'confirmed':
+      return [customer('booking-confirmed', booking, context, manageLink)];
+    case 'cancelled':
+      return [customer(event.by === 'customer' ? 'booking-cancelled-by-customer' : 'booking-cancelled', booking, context, undefined, 'CANCEL')];
+    case 'moved':
+      return [customer('booking-moved', booking, context, manageLink, 'REQUEST'), reminder(booking, context, manageLink)].filter(
+        (m): m is Composed => m !== undefined,
+      );
+    case 'completed':
+      return [];
+  }
+}
+
+export async function queueBookingMail(trx: Kysely<Database>, event: BookingMailEvent, context: MailContext = currentMailContext()): Promise<void> {
+  const booking = await findBooking(trx, event.bookingId);
+  if (!booking) throw new Error(`queueBookingMail: no booking ${event.bookingId}`);
+  if (event.type === 'cancelled') await skipQueuedReminders(trx, booking.id, 'The booking was cancelled');
+  if (event.type === 'moved') await skipQueuedReminders(trx, booking.id, 'The booking was moved; a new reminder was queued');
+  const manageLink = event.type === 'cancelled' || event.type === 'completed' ? undefined : await manageLinkFor(trx, booking.id, context.origin);
+  const now = context.now();
+  const rows = composeFor(event, booking, context, manageLink).map((m) => outboxRow(m, { bookingId: booking.id }, now));
+  await insertOutboxEmails(trx, rows);
+  if (rows.length > 0) context.onQueued?.();
+}
+
+/** The staff notification of a contact-form message, with Reply-To the sender. */
+export async function queueContactMail(trx: Kysely<Database>, message: ContactMessage, context: MailContext = currentMailContext()): Promise<void> {
+  await insertOutboxEmails(trx, [outboxRow(staffContactMessage(message, context), { contactMessageId: message.id }, context.now())]);
+  context.onQueued?.();
+}

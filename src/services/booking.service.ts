@@ -22,6 +22,7 @@ import { currentSlotState } from './availability.service.ts';
 import { conflict, validationFailed } from '../errors.ts';
 import { newBookingReference } from './booking-reference.ts';
 import { quoteForCustomer } from './quote.service.ts';
+import { queueBookingMail } from '../mail/booking-mail.ts';
 
 export interface BookingOptions {
   now: Date;
@@ -99,7 +100,11 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     };
     for (let attempt = 1; attempt <= REFERENCE_ATTEMPTS; attempt++) {
       const stored = await insertBookingUnlessReferenceTaken(trx, { ...booking, reference: newReference() });
-      if (stored) return stored;
+      if (stored) {
+        // The confirmation, the staff notification and the reminder are written with the booking.
+        await queueBookingMail(trx, { type: 'created', bookingId: stored.id });
+        return stored;
+      }
     }
     throw new Error(`No free booking reference in ${REFERENCE_ATTEMPTS} attempts`);
   });

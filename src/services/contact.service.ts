@@ -1,9 +1,11 @@
-/** Receiving a message from the contact form. */
+/** Receiving a message from the contact form, and telling staff by e-mail. */
 import type { Kysely } from 'kysely';
 import { validateContact, type ContactInput } from '../domain/contact-rules.ts';
 import type { ContactMessage, Database } from '../db/database.ts';
 import { insertContactMessage } from '../db/contact-messages.repository.ts';
 import { validationFailed } from '../errors.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { queueContactMail } from '../mail/booking-mail.ts';
 
 export async function receiveContactMessage(db: Kysely<Database>, raw: ContactInput): Promise<ContactMessage> {
   const input: ContactInput = {
@@ -14,5 +16,10 @@ export async function receiveContactMessage(db: Kysely<Database>, raw: ContactIn
   };
   const errors = validateContact(input);
   if (errors.length > 0) throw validationFailed(errors);
-  return insertContactMessage(db, input);
+  // The staff notification is written with the message, or neither is.
+  return inTransaction(db, async (trx) => {
+    const saved = await insertContactMessage(trx, input);
+    await queueContactMail(trx, saved);
+    return saved;
+  });
 }

@@ -23,6 +23,7 @@ import { lockSlots } from '../db/bookings.repository.ts';
 import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
 import { currentSlotState } from './availability.service.ts';
 import { isCalendarDate } from '../domain/booking-rules.ts';
+import { queueBookingMail } from '../mail/booking-mail.ts';
 import { decodeCursorObject, encodeCursor, invalidCursor, isTimestampText, isUuid } from './paging-cursor.ts';
 
 export interface BookingPage {
@@ -125,6 +126,7 @@ export async function changeBookingStatus(db: Kysely<Database>, change: StatusCh
     const updated = await updateStatusIfVersion(trx, change.id, change.version, change.to);
     if (!updated) throw new StaleBookingError((await findBooking(trx, change.id))!);
     await insertStatusChange(trx, { booking_id: change.id, from_status: current.status, to_status: change.to, changed_by: change.by });
+    if (change.to === 'confirmed' || change.to === 'cancelled') await queueBookingMail(trx, { type: change.to, bookingId: change.id, by: 'staff' });
     return { booking: updated, history: await statusHistory(trx, change.id) };
   });
 }

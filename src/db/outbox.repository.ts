@@ -1,0 +1,105 @@
+/** Data access for the e-mail outbox (migrations/009_outbox.sql). */
+import { sql, type Kysely } from 'kysely';
+import type { Database, NewOutboxEmail, OutboxEmail } from './database.ts';
+
+export async function insertOutboxEmails(db: Kysely<Database>, emails: NewOutboxEmail[]): Promise<OutboxEmail[]> {
+  if (emails.length === 0) return [];
+  return db.insertInto('outbox_emails').values(emails).returningAll().execute();
+}
+
+/**
+ * Claims up to `limit` due rows for one sender: in one statement (its own short transaction) the
+ * rows are picked FOR UPDATE SKIP LOCKED, their attempt counted and their next_attempt_at moved
+ * to the end of a lease. Another sender skips the rows this one has locked, and once this
+ * statement commits they are no longer due (the lock re-checks the condition on the new row), so
+ * no two senders hold one row. A sender that dies mid-send leaves the row to be claimed again
+ * when the lease ends.
+ */
+export async function claimDueEmails(db: Kysely<Database>, now: Date, leaseMs: number, limit: number): Promise<OutboxEmail[]> {
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  const result = await sql<OutboxEmail>`
+    UPDATE outbox_emails SET attempts = attempts + 1, next_attempt_at = ${leaseUntil}
+    WHERE id IN (
+      SELECT id FROM outbox_emails
+      WHERE status = 'queued' AND next_attempt_at <= ${now}
+      ORDER BY next_attempt_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING *`.execute(db);
+  return result.rows;
+}
+
+/**
+ * The outcome of a claimed attempt. Written only while the row is still the one claimed (same
+ * attempt count, still queued), so a sender whose lease ran out cannot overwrite a later one.
+ */
+export async function finishAttempt(
+  db: Kysely<Database>,
+  claimed: Pick<OutboxEmail, 'id' | 'attempts'>,
+  outcome:
+    | { status: 'sent'; at: Date }
+    | { status: 'retry'; at: Date; error: string }
+    | { status: 'failed' | 'skipped' | 'unsent'; error: string },
+): Promise<boolean> {
+  const base = db.updateTable('outbox_emails').where('id', '=', claimed.id).where('attempts', '=', claimed.attempts).where('status', '=', 'queued');
+  const update =
+    outcome.status === 'sent'
+      ? base.set({ status: 'sent', sent_at: outcome.at, last_error: null })
+      : outcome.status === 'retry'
+        ? base.set({ next_attempt_at: outcome.at, last_error: outcome.error })
+        : base.set({ status: outcome.status, last_error: outcome.error });
+  const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Queued reminders of a booking are dropped when it is cancelled or moved (a moved one gets a new one). */
+export async function skipQueuedReminders(db: Kysely<Database>, bookingId: string, reason: string): Promise<number> {
+  const result = await db
+    .updateTable('outbox_emails')
+    .set({ status: 'skipped', last_error: reason })
+    .where('booking_id', '=', bookingId)
+    .where('kind', '=', 'booking-reminder')
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Compare-and-set: a failed or unsent e-mail goes back to the queue once, however many clicks. */
+export async function requeueEmail(db: Kysely<Database>, id: string, now: Date): Promise<OutboxEmail | undefined> {
+  return db
+    .updateTable('outbox_emails')
+    .set({ status: 'queued', attempts: 0, next_attempt_at: now, last_error: null })
+    .where('id', '=', id)
+    .where('status', 'in', ['failed', 'unsent'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export type OutboxListRow = OutboxEmail & { created_at_exact: string; booking_reference: string | null };
+
+/** One page of e-mails, newest first (keyset paging), optionally those of one booking. */
+export async function listOutboxEmails(
+  db: Kysely<Database>,
+  options: { bookingId?: string; limit: number; cursor?: { createdAt: string; id: string } },
+): Promise<OutboxListRow[]> {
+  let query = db
+    .selectFrom('outbox_emails as e')
+    .leftJoin('bookings as b', 'b.id', 'e.booking_id')
+    .selectAll('e')
+    .select(sql<string>`e.created_at::text`.as('created_at_exact'))
+    .select('b.reference as booking_reference');
+  if (options.bookingId) query = query.where('e.booking_id', '=', options.bookingId);
+  if (options.cursor) query = query.where(sql<boolean>`(e.created_at, e.id) < (${options.cursor.createdAt}::timestamptz, ${options.cursor.id}::uuid)`);
+  return query.orderBy('e.created_at', 'desc').orderBy('e.id', 'desc').limit(options.limit + 1).execute();
+}
+
+export async function findOutboxEmail(db: Kysely<Database>, id: string): Promise<(OutboxEmail & { booking_reference: string | null }) | undefined> {
+  return db
+    .selectFrom('outbox_emails as e')
+    .leftJoin('bookings as b', 'b.id', 'e.booking_id')
+    .selectAll('e')
+    .select('b.reference as booking_reference')
+    .where('e.id', '=', id)
+    .executeTakeFirst();
+}

@@ -1,0 +1,67 @@
+/** A booking's facts written for people, as every e-mail about it shows them. */
+import { TZDate } from '@date-fns/tz';
+import { addMinutes, format } from 'date-fns';
+import { BUSINESS_TIME_ZONE, slotStartsAt } from '../domain/booking-dates.ts';
+import { HOURS, type BusinessInfo } from '../domain/business.ts';
+import { CERAMIC_SIZES, COATING_LABELS, VEHICLE_LABELS, findPackage, isCoatingType, isVehicleType } from '../domain/catalogue.ts';
+import { discountLabel, formatNzd } from '../domain/pricing.ts';
+import type { Booking } from '../db/database.ts';
+
+const DEFAULT_DURATION_MINUTES = 120;
+
+/** When an appointment starts and ends, as instants. */
+export function appointmentTimes(booking: Pick<Booking, 'date' | 'time' | 'service'>): { start: Date; end: Date } {
+  const start = new Date(slotStartsAt(booking.date, booking.time));
+  return { start, end: addMinutes(start, findPackage(booking.service)?.durationMinutes ?? DEFAULT_DURATION_MINUTES) };
+}
+
+/** 'Saturday 5 December 2026, 9:00 am', in Auckland whatever the server's zone. */
+export function whenForPeople(date: string, time: string): string {
+  return format(new TZDate(slotStartsAt(date, time), BUSINESS_TIME_ZONE), 'EEEE d MMMM yyyy, h:mm aaa');
+}
+
+export function packageForPeople(booking: Pick<Booking, 'service' | 'coating_type'>): string {
+  return isCoatingType(booking.coating_type) ? `${booking.service} (${COATING_LABELS[booking.coating_type]})` : booking.service;
+}
+
+export function vehicleForPeople(booking: Pick<Booking, 'vehicle_type' | 'selected_vehicle_type'>): string {
+  const ceramic = CERAMIC_SIZES.find((s) => s.key === booking.selected_vehicle_type);
+  if (ceramic) return ceramic.key === 'Suv' ? 'SUV' : ceramic.key;
+  return isVehicleType(booking.vehicle_type) ? VEHICLE_LABELS[booking.vehicle_type] : booking.vehicle_type;
+}
+
+export function isDropOff(booking: Pick<Booking, 'service_type'>): boolean {
+  return booking.service_type === 'dropoff';
+}
+
+/** The customer's address for an on-site valet, on one line. */
+export function onSiteAddress(booking: Booking): string {
+  const street = [booking.house_number, booking.street_address].filter(Boolean).join(' ');
+  return [street, booking.suburb, `${booking.city} ${booking.postal_code}`.trim(), booking.region].filter((p) => p.trim() !== '').join(', ');
+}
+
+export function serviceCentreAddress(business: BusinessInfo): string {
+  return `${business.streetAddress}, ${business.suburb}, ${business.city} ${business.postcode}`;
+}
+
+/** Where the work happens, with what the customer needs to know to be there. */
+export function whereForPeople(booking: Booking, business: BusinessInfo): { place: string; note: string } {
+  if (isDropOff(booking)) {
+    return {
+      place: `Drop-off at our service centre: ${serviceCentreAddress(business)}`,
+      note: `${HOURS.dropOffGuidance} Drop-off hours: ${HOURS.dropOff.join('; ')}.`,
+    };
+  }
+  const landmark = booking.landmark.trim() ? ` (${booking.landmark.trim()})` : '';
+  return { place: `At your address: ${onSiteAddress(booking)}${landmark}`, note: 'Our valeter comes to you; please have the car accessible.' };
+}
+
+/** The quote the booking stored, line by line. */
+export function quoteLines(booking: Booking): [string, string][] {
+  const lines: [string, string][] = [['List price', formatNzd(booking.list_price_cents)]];
+  if (booking.discount_cents > 0 && booking.discount_percent !== null) {
+    lines.push([discountLabel({ kind: 'first-service', percent: booking.discount_percent }), formatNzd(-booking.discount_cents)]);
+  }
+  lines.push(['Total', `${formatNzd(booking.total_cents)}, pay on completion`]);
+  return lines;
+}

@@ -1,0 +1,146 @@
+/** The words of each e-mail: to the customer about their booking, and to staff. */
+import type { Booking, ContactMessage } from '../db/database.ts';
+import { packageForPeople, quoteLines, vehicleForPeople, whenForPeople, whereForPeople } from './booking-facts.ts';
+import type { MailContext } from './mail-context.ts';
+import type { MessageContent, MessageSection } from './message.ts';
+
+export type CustomerMessageKind =
+  | 'booking-created'
+  | 'booking-confirmed'
+  | 'booking-cancelled'
+  | 'booking-cancelled-by-customer'
+  | 'booking-moved'
+  | 'booking-reminder';
+
+interface Message<K extends string> {
+  kind: K;
+  to: { name: string; address: string };
+  replyTo?: { name: string; address: string };
+  subject: string;
+  content: MessageContent;
+}
+
+function bookingSection(booking: Booking, context: MailContext): MessageSection {
+  const where = whereForPeople(booking, context.business);
+  return {
+    title: 'Your booking',
+    rows: [
+      ['Reference', booking.reference],
+      ['Package', packageForPeople(booking)],
+      ['Vehicle size', vehicleForPeople(booking)],
+      ['When', whenForPeople(booking.date, booking.time)],
+      ['Where', where.place],
+    ],
+    note: where.note,
+  };
+}
+
+function quoteSection(booking: Booking): MessageSection {
+  return { title: 'Your quote', rows: quoteLines(booking), note: 'Nothing to pay now: you pay when the work is done.' };
+}
+
+function contactClosing(context: MailContext): string[] {
+  const { business } = context;
+  return [`Questions? Call us on ${business.phone} or write to ${business.email}.`, `${business.name}`];
+}
+
+const SUBJECTS: Record<CustomerMessageKind, (reference: string, name: string) => string> = {
+  'booking-created': (ref, name) => `Booking received: ${ref} – ${name}`,
+  'booking-confirmed': (ref, name) => `Booking confirmed: ${ref} – ${name}`,
+  'booking-cancelled': (ref, name) => `Booking cancelled: ${ref} – ${name}`,
+  'booking-cancelled-by-customer': (ref, name) => `Booking cancelled: ${ref} – ${name}`,
+  'booking-moved': (ref, name) => `Booking moved: ${ref} – ${name}`,
+  'booking-reminder': (ref, name) => `Reminder: your valet ${ref} – ${name}`,
+};
+
+function intro(kind: CustomerMessageKind, booking: Booking): { heading: string; paragraphs: string[] } {
+  const when = whenForPeople(booking.date, booking.time);
+  const hello = `Hi ${booking.name},`;
+  switch (kind) {
+    case 'booking-created':
+      return {
+        heading: `Thanks for your booking, ${booking.reference}`,
+        paragraphs: [hello, `We have your booking for ${when}. We will confirm it shortly. The calendar invitation is attached.`],
+      };
+    case 'booking-confirmed':
+      return { heading: `Your booking ${booking.reference} is confirmed`, paragraphs: [hello, `We have confirmed your booking for ${when}. See you then!`] };
+    case 'booking-cancelled':
+      return {
+        heading: `Your booking ${booking.reference} is cancelled`,
+        paragraphs: [hello, `We have had to cancel your booking for ${when}. Please call us or book another time; we are sorry for the trouble.`],
+      };
+    case 'booking-cancelled-by-customer':
+      return { heading: `Your booking ${booking.reference} is cancelled`, paragraphs: [hello, `As you asked, we have cancelled your booking for ${when}.`] };
+    case 'booking-moved':
+      return {
+        heading: `Your booking ${booking.reference} has moved`,
+        paragraphs: [hello, `Your booking is now on ${when}. The updated calendar invitation is attached.`],
+      };
+    case 'booking-reminder':
+      return { heading: `See you soon: ${when}`, paragraphs: [hello, `A reminder of your booking ${booking.reference} on ${when}.`] };
+  }
+}
+
+export function customerMessage(kind: CustomerMessageKind, booking: Booking, context: MailContext, manageLink: string | undefined): Message<CustomerMessageKind> {
+  const cancelled = kind === 'booking-cancelled' || kind === 'booking-cancelled-by-customer';
+  const { heading, paragraphs } = intro(kind, booking);
+  return {
+    kind,
+    to: { name: booking.name, address: booking.email },
+    subject: SUBJECTS[kind](booking.reference, context.business.name),
+    content: {
+      heading,
+      paragraphs,
+      sections: cancelled ? [bookingSection(booking, context)] : [bookingSection(booking, context), quoteSection(booking)],
+      ...(manageLink && !cancelled ? { action: { label: 'Manage your booking', href: manageLink, note: `Cancel or move it online until ${context.manageCutoffHours} hours before.` } } : {}),
+      closing: contactClosing(context),
+    },
+  };
+}
+
+export function staffBookingMessage(booking: Booking, context: MailContext): Message<'staff-new-booking'> {
+  const where = whereForPeople(booking, context.business);
+  return {
+    kind: 'staff-new-booking',
+    to: { name: context.business.name, address: context.staffEmail },
+    replyTo: { name: booking.name, address: booking.email },
+    subject: `New booking ${booking.reference}: ${whenForPeople(booking.date, booking.time)}`,
+    content: {
+      heading: `New booking ${booking.reference}`,
+      paragraphs: [],
+      sections: [
+        {
+          title: 'Booking',
+          rows: [
+            ['Reference', booking.reference],
+            ['When', whenForPeople(booking.date, booking.time)],
+            ['Where', where.place],
+            ['Package', packageForPeople(booking)],
+            ['Vehicle size', vehicleForPeople(booking)],
+            ...quoteLines(booking),
+            ...(booking.notes.trim() ? ([['Notes', booking.notes]] as [string, string][]) : []),
+          ],
+        },
+        { title: 'Customer', rows: [['Name', booking.name], ['E-mail', booking.email], ['Phone', booking.phone]] },
+      ],
+      action: { label: 'Open the dashboard', href: `${context.origin}/dashboard` },
+      closing: ['Reply to this e-mail to write to the customer.'],
+    },
+  };
+}
+
+export function staffContactMessage(message: ContactMessage, context: MailContext): Message<'staff-contact-message'> {
+  return {
+    kind: 'staff-contact-message',
+    to: { name: context.business.name, address: context.staffEmail },
+    replyTo: { name: message.name, address: message.email },
+    subject: `Contact form: message from ${message.name}`,
+    content: {
+      heading: `Message from ${message.name}`,
+      paragraphs: [message.message],
+      sections: [{ title: 'Sender', rows: [['Name', message.name], ['E-mail', message.email], ['Phone', message.phone]] }],
+      action: { label: 'Open the inbox', href: `${context.origin}/dashboard` },
+      closing: ['Reply to this e-mail to answer the sender.'],
+    },
+  };
+}

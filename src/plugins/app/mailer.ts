@@ -1,0 +1,180 @@
+/**
+ * The outbox sender: a loop inside the app that claims due e-mails (see claimDueEmails: safe with
+ * several instances on one PostgreSQL), sends each over SMTP with nodemailer and records the
+ * outcome; a failure is retried with exponential backoff and, after the last attempt, marked
+ * failed for staff to see and resend. It polls every MAIL_POLL_MS and looks at once after a
+ * request of this process queued mail. Closing the app lets the send in flight finish.
+ *
+ * Without SMTP_URL nothing is sent: e-mails are still composed into the outbox, and each one
+ * becomes `unsent` when it falls due (staff read it in the dashboard, and can send it with Resend
+ * once SMTP is configured). The log says so once.
+ */
+import fp from 'fastify-plugin';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Kysely } from 'kysely';
+import type { Database, OutboxEmail } from '../../db/database.ts';
+import { findBooking } from '../../db/bookings.repository.ts';
+import { claimDueEmails, finishAttempt } from '../../db/outbox.repository.ts';
+import { holdsSlot } from '../../domain/booking-status.ts';
+import { registerMailContext } from '../../mail/mail-context.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mailer: Mailer;
+  }
+}
+
+export interface Mailer {
+  /** Looks for due e-mails now (and again until none is due). Resolves when that pass is done. */
+  wake(): Promise<void>;
+}
+
+/** How long a claimed row is held before another sender may take it (longer than any send). */
+const LEASE_MS = 5 * 60_000;
+const BATCH = 10;
+const MAX_RETRY_DELAY_MS = 60 * 60_000;
+const NOT_CONFIGURED = 'Not sent: no SMTP server is configured (SMTP_URL)';
+
+/** The delay before attempt `attempts + 1`: base, 2 × base, 4 × base … at most an hour. */
+export function retryDelayMs(attempts: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_RETRY_DELAY_MS);
+}
+
+function errorText(err: unknown): string {
+  const e = err as { responseCode?: number; response?: string; message?: string; code?: string };
+  return (e.response ?? e.message ?? String(err)).slice(0, 500) + (e.code ? ` (${e.code})` : '');
+}
+
+/** A reminder is sent only while its booking still holds its place; anything else as composed. */
+async function stillWanted(db: Kysely<Database>, email: OutboxEmail): Promise<string | undefined> {
+  if (email.kind !== 'booking-reminder' || !email.booking_id) return undefined;
+  const booking = await findBooking(db, email.booking_id);
+  if (!booking || !holdsSlot(booking.status)) return `The booking is ${booking?.status ?? 'gone'}`;
+  return undefined;
+}
+
+export default fp(
+  async (app) => {
+    const { config } = app;
+    const mail = config.mail;
+    registerMailContext({
+      business: config.business,
+      origin: config.publicOrigin ?? `http://localhost:${config.port}`,
+      from: mail.from,
+      staffEmail: mail.staffEmail,
+      reminderHoursBefore: mail.reminderHoursBefore,
+      manageCutoffHours: config.manageCutoffHours,
+      now: () => app.now(),
+      onQueued: () => {
+        queuedSinceRequest = true;
+      },
+    });
+
+    const transport: Transporter | undefined = mail.smtpUrl
+      ? nodemailer.createTransport({ url: mail.smtpUrl, connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 } as never)
+      : undefined;
+    let queuedSinceRequest = false;
+    let closing = false;
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<void> | undefined;
+    let again = false;
+
+    async function send(email: OutboxEmail): Promise<void> {
+      const log = { outboxId: email.id, kind: email.kind, bookingId: email.booking_id ?? undefined, attempt: email.attempts };
+      const skip = await stillWanted(app.db, email);
+      if (skip) {
+        await finishAttempt(app.db, email, { status: 'skipped', error: skip });
+        app.log.info(log, 'e-mail skipped');
+        return;
+      }
+      if (!transport) {
+        await finishAttempt(app.db, email, { status: 'unsent', error: NOT_CONFIGURED });
+        return;
+      }
+      try {
+        await transport.sendMail({
+          from: mail.from,
+          to: { name: email.to_name, address: email.to_address },
+          ...(email.reply_to_address ? { replyTo: { name: email.reply_to_name ?? '', address: email.reply_to_address } } : {}),
+          subject: email.subject,
+          text: email.text_body,
+          html: email.html_body,
+          ...(email.ics ? { icalEvent: { method: email.ics_method ?? 'REQUEST', filename: 'invite.ics', content: email.ics } } : {}),
+        });
+        await finishAttempt(app.db, email, { status: 'sent', at: app.now() });
+        app.log.info(log, 'e-mail sent');
+      } catch (err) {
+        const error = errorText(err);
+        if (email.attempts >= mail.maxAttempts) {
+          await finishAttempt(app.db, email, { status: 'failed', error });
+          app.log.error({ ...log, error: (err as { code?: string }).code }, 'e-mail failed for good');
+        } else {
+          await finishAttempt(app.db, email, { status: 'retry', at: new Date(app.now().getTime() + retryDelayMs(email.attempts, mail.retryBaseMs)), error });
+          app.log.warn({ ...log, error: (err as { code?: string }).code }, 'e-mail not sent; will retry');
+        }
+      }
+    }
+
+    async function drain(): Promise<void> {
+      while (!closing && app.database.ready) {
+        const claimed = await claimDueEmails(app.db, app.now(), LEASE_MS, BATCH);
+        for (const email of claimed) {
+          if (closing) break;
+          await send(email);
+        }
+        if (claimed.length < BATCH) return;
+      }
+    }
+
+    function wake(): Promise<void> {
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        do {
+          again = false;
+          try {
+            await drain();
+          } catch (err) {
+            app.log.warn({ err: { message: (err as Error).message } }, 'the e-mail sender could not read the outbox');
+          }
+        } while (again && !closing);
+      })().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+
+    app.decorate('mailer', { wake } satisfies Mailer);
+
+    // A request that queued mail has committed by the time its answer is sent.
+    app.addHook('onResponse', async () => {
+      if (!queuedSinceRequest) return;
+      queuedSinceRequest = false;
+      void wake();
+    });
+
+    app.addHook('onReady', async () => {
+      if (!transport) app.log.warn('SMTP is not configured (SMTP_URL): e-mails are kept in the outbox, readable in the dashboard, and not sent');
+      const tick = () => {
+        timer = setTimeout(() => {
+          void wake().finally(() => {
+            if (!closing) tick();
+          });
+        }, mail.pollMs);
+        timer.unref();
+      };
+      tick();
+    });
+
+    app.addHook('onClose', async () => {
+      closing = true;
+      clearTimeout(timer);
+      // The send in flight finishes and its outcome is recorded before the database closes.
+      await running;
+      transport?.close();
+    });
+  },
+  { name: 'mailer', dependencies: ['config', 'database'] },
+);
