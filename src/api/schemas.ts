@@ -96,3 +96,35 @@ export const ClosureSchema = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type ClosureDto = Static<typeof ClosureSchema>;
+
+/** queued (waiting or being sent), sent, failed (after the last attempt), skipped (a reminder of a cancelled or moved booking), unsent (no SMTP configured). */
+export const EmailStatusSchema = Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('skipped'), Type.Literal('unsent')]);
+export type EmailStatus = Static<typeof EmailStatusSchema>;
+
+/** One e-mail of the outbox as the dashboard lists it. */
+export const OutboxEmailSchema = Type.Object({
+  id: Type.String(),
+  kind: Type.String(),
+  bookingId: Type.Union([Type.String(), Type.Null()]),
+  bookingReference: Type.Union([Type.String(), Type.Null()]),
+  contactMessageId: Type.Union([Type.String(), Type.Null()]),
+  to: Type.String({ description: 'The recipient, "Name <address>"' }),
+  subject: Type.String(),
+  status: EmailStatusSchema,
+  attempts: Type.Integer(),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  /** When it is (or was) due: a reminder's is before its appointment. */
+  dueAt: Type.String({ format: 'date-time' }),
+  sentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type OutboxEmailDto = Static<typeof OutboxEmailSchema>;
+
+/** An e-mail with its content, for the preview (the HTML part is served on its own, sandboxed). */
+export const OutboxEmailDetailSchema = Type.Object({
+  email: OutboxEmailSchema,
+  replyTo: Type.Union([Type.String(), Type.Null()]),
+  text: Type.String(),
+  invitation: Type.Union([Type.Object({ method: Type.String(), ics: Type.String() }), Type.Null()]),
+});
+export type OutboxEmailDetailDto = Static<typeof OutboxEmailDetailSchema>;

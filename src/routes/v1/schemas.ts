@@ -3,8 +3,8 @@
  * answers by status code, the id parameter, and the mapping of database rows to those shapes.
  */
 import { Type } from 'typebox';
-import { ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto, type ClosureDto } from '#api/schemas.ts';
-import type { Booking, BookingStatusChange, Closure, ContactMessage } from '../../db/database.ts';
+import { ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto, type ClosureDto, type EmailStatus, type OutboxEmailDto } from '#api/schemas.ts';
+import type { Booking, BookingStatusChange, Closure, ContactMessage, OutboxEmail } from '../../db/database.ts';
 import { CURRENCY, type Quote } from '../../domain/pricing.ts';
 
 /** The error answers every route may give, by status code. */
@@ -67,6 +67,24 @@ export function toContactMessageDto(row: ContactMessage): ContactMessageDto {
 
 export function toClosureDto(row: Closure): ClosureDto {
   return { id: row.id, date: row.date, time: row.time, reason: row.reason, createdBy: row.created_by, createdAt: row.created_at.toISOString() };
+}
+
+export function toOutboxEmailDto(row: OutboxEmail & { booking_reference: string | null }): OutboxEmailDto {
+  return {
+    id: row.id,
+    kind: row.kind,
+    bookingId: row.booking_id,
+    bookingReference: row.booking_reference,
+    contactMessageId: row.contact_message_id,
+    to: `${row.to_name} <${row.to_address}>`,
+    subject: row.subject,
+    status: row.status as EmailStatus,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    dueAt: row.next_attempt_at.toISOString(),
+    sentAt: row.sent_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+  };
 }
 
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });

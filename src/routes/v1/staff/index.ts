@@ -12,6 +12,7 @@ import bookingsUpcoming from './bookings-upcoming.ts';
 import bookings from './bookings.ts';
 import closures from './closures.ts';
 import contactMessages from './contact-messages.ts';
+import emails from './emails.ts';
 import getAllBooking from './getall-booking.ts';
 import weeklyClosedDays from './weekly-closed-days.ts';
 
@@ -35,6 +36,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(contactMessages);
   await app.register(closures);
   await app.register(weeklyClosedDays);
+  await app.register(emails);
 };
 
 export default staffRoutes;

@@ -1,0 +1,47 @@
+/** What staff do with the e-mail outbox: list it (newest first, paged), read one, resend a failed one. */
+import type { Kysely } from 'kysely';
+import type { Database, OutboxEmail } from '../db/database.ts';
+import { findOutboxEmail, listOutboxEmails, requeueEmail } from '../db/outbox.repository.ts';
+import { conflict, notFound } from '../errors.ts';
+import { decodeCursorObject, encodeCursor, invalidCursor, isTimestampText, isUuid } from './paging-cursor.ts';
+
+export type OutboxEmailWithReference = OutboxEmail & { booking_reference: string | null };
+
+export interface OutboxPage {
+  emails: OutboxEmailWithReference[];
+  nextCursor: string | null;
+}
+
+function decode(value: string): { createdAt: string; id: string } {
+  const parsed = decodeCursorObject(value);
+  if (!isTimestampText(parsed.createdAt) || !isUuid(parsed.id)) throw invalidCursor();
+  return { createdAt: parsed.createdAt, id: parsed.id };
+}
+
+export async function outboxPage(db: Kysely<Database>, options: { bookingId?: string; limit: number; cursor?: string }): Promise<OutboxPage> {
+  const rows = await listOutboxEmails(db, { bookingId: options.bookingId, limit: options.limit, cursor: options.cursor ? decode(options.cursor) : undefined });
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    emails: page.map(({ created_at_exact: _exact, ...email }) => email),
+    nextCursor: rows.length > options.limit && last ? encodeCursor({ createdAt: last.created_at_exact, id: last.id }) : null,
+  };
+}
+
+export async function outboxEmail(db: Kysely<Database>, id: string): Promise<OutboxEmailWithReference> {
+  const email = await findOutboxEmail(db, id);
+  if (!email) throw notFound('No such e-mail');
+  return email;
+}
+
+/** A failed (or unsent) e-mail goes back to the queue once: a second click gets 409. */
+export async function resendEmail(db: Kysely<Database>, id: string, now: Date): Promise<OutboxEmailWithReference> {
+  const requeued = await requeueEmail(db, id, now);
+  if (!requeued) {
+    const current = await outboxEmail(db, id);
+    throw conflict(`This e-mail is ${current.status}; only a failed or unsent e-mail can be sent again`, [
+      { field: 'status', message: `This e-mail is ${current.status}` },
+    ]);
+  }
+  return outboxEmail(db, id);
+}
