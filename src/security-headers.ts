@@ -25,7 +25,8 @@ export function securityHeaders(config: Config): Record<string, string> {
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
-        frameSrc: [new URL(config.business.mapEmbedUrl).origin],
+        // The map embed, and the dashboard's preview of an e-mail (served sandboxed by /v1/emails/{id}/html).
+        frameSrc: ["'self'", new URL(config.business.mapEmbedUrl).origin],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         frameAncestors: ["'none'"],

@@ -80,7 +80,7 @@ t.test('every route keeps the rules, and every answer has the security headers',
     const page = await app.inject('/');
     const again = await app.inject({ url: '/', headers: { 'if-none-match': page.headers.etag as string } });
     t.equal(again.statusCode, 304, 'cached pages keep their ETag');
-    t.match(page.headers['content-security-policy'], /frame-src https:\/\/www\.google\.com/, 'the map embed may be framed');
+    t.match(page.headers['content-security-policy'], /frame-src 'self' https:\/\/www\.google\.com/, 'the map embed and the e-mail preview may be framed');
     t.match(page.headers['content-security-policy'], /style-src 'self' 'sha256-[A-Za-z0-9+/=]+'/, 'the <noscript> style by its hash');
   });
 });

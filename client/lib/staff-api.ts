@@ -1,9 +1,9 @@
 /** The dashboard's calls to the staff API. Each throws ApiError on a non-2xx answer. */
 import type { Weekday } from '#domain/schedule.ts';
-import type { BookingDto, ClosureDto, ContactMessageDto, StatusChangeDto } from '#api/schemas.ts';
+import type { BookingDto, ClosureDto, ContactMessageDto, OutboxEmailDetailDto, OutboxEmailDto, StatusChangeDto } from '#api/schemas.ts';
 
 // The API's own shapes (types only: TypeBox stays out of the bundle), for the dashboard's components.
-export type { BookingDto, ClosureDto, ContactMessageDto, StatusChangeDto };
+export type { BookingDto, ClosureDto, ContactMessageDto, OutboxEmailDetailDto, OutboxEmailDto, StatusChangeDto };
 
 export interface ClosureListItem extends ClosureDto {
   activeBookings: number;
@@ -64,5 +64,13 @@ export const staffApi = {
   weeklyClosedDays: () => call<{ days: Weekday[] }>('/v1/schedule/weekly-closed-days'),
   setWeeklyClosedDays: (days: Weekday[]) =>
     call<{ days: Weekday[]; affectedBookings: BookingDto[] }>('/v1/schedule/weekly-closed-days', { method: 'PUT', body: JSON.stringify({ days }) }),
+  emails: (options: { bookingId?: string; cursor?: string | null } = {}) => {
+    const params = new URLSearchParams({ limit: '50' });
+    if (options.bookingId) params.set('bookingId', options.bookingId);
+    if (options.cursor) params.set('cursor', options.cursor);
+    return call<{ data: OutboxEmailDto[]; nextCursor: string | null }>(`/v1/emails?${params}`);
+  },
+  email: (id: string) => call<OutboxEmailDetailDto>(`/v1/emails/${id}`),
+  resendEmail: (id: string) => call<OutboxEmailDto>(`/v1/emails/${id}/resend`, { method: 'POST', body: '{}' }),
   login: (password: string) => fetch('/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password }) }),
 };

@@ -16,6 +16,7 @@ import './DashboardPage.css';
 
 // Loaded when the tab is first opened: the dashboard's own bundle stays within its budget.
 const ScheduleView = lazy(() => import('../components/dashboard/ScheduleView.tsx'));
+const EmailsView = lazy(() => import('../components/dashboard/EmailsView.tsx'));
 
 export const WRONG_PASSWORD_ALERT = 'Incorrect password! Redirecting...';
 
@@ -47,7 +48,7 @@ function SignInForm({ error }: { error: string | null }) {
   );
 }
 
-type Tab = 'bookings' | 'day' | 'messages' | 'schedule';
+type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails';
 
 export default function DashboardPage({ state }: PageProps<DashboardState>) {
   const [signedIn, setSignedIn] = useState(state.signedIn);
@@ -94,6 +95,7 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
     { key: 'day', label: 'Day view' },
     { key: 'messages', label: 'Messages', count: unread },
     { key: 'schedule', label: 'Schedule' },
+    { key: 'emails', label: 'E-mails' },
   ];
   return (
     <section className="section dashboard">
@@ -131,6 +133,17 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
             }
           >
             <ScheduleView shape={state.schedule} onSignedOut={signedOut} />
+          </Suspense>
+        )}
+        {tab === 'emails' && (
+          <Suspense
+            fallback={
+              <div className="spinner" role="status">
+                <span className="visually-hidden">Loading the e-mails…</span>
+              </div>
+            }
+          >
+            <EmailsView onSignedOut={signedOut} />
           </Suspense>
         )}
       </div>

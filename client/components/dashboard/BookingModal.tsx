@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'react';
 import { discountLabel, formatNzd } from '#domain/pricing.ts';
 import type { BookingDto, StatusChangeDto } from '../../lib/staff-api.ts';
 import { Icon } from '../Icon.tsx';
+import { BookingEmails } from './BookingEmails.tsx';
 import { Fact } from './Fact.tsx';
 import { dateTime, longDate } from './format.ts';
 import { StatusActions } from './StatusActions.tsx';
@@ -102,6 +103,8 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
             ))}
           </ol>
         )}
+        <h3>E-mails</h3>
+        <BookingEmails bookingId={booking._id} />
       </div>
       <div className="modal-foot">
         <button type="button" className="button button-ghost" onClick={onClose}>
