@@ -2,7 +2,7 @@
 import t from 'tap';
 import { baseUrl, buildTestApp, TEST_ADMIN_PASSWORD } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
-import { mailEnv } from '../support/mail.ts';
+import { book, mailEnv } from '../support/mail.ts';
 import { testNow } from '../support/payloads.ts';
 import { startSmtp, until } from '../support/smtp.ts';
 
@@ -51,6 +51,18 @@ t.test('the E-mails view shows a failed e-mail and resends it', async (t) => {
   await item.locator('.email-badge', { hasText: 'sent' }).waitFor();
   t.equal(await item.getByRole('button', { name: /^Resend/ }).count(), 0, 'no Resend for a sent e-mail');
   t.equal(smtp.received.length, 1, 'delivered once');
+
+  const booking = (await book(app, { name: 'Mere Ngata', email: 'mere@example.co.nz' })) as { reference: string };
+  await until(() => smtp.received.length === 3, 'the confirmation and the staff notification');
+  await page.getByRole('button', { name: 'Bookings' }).click();
+  await page.getByRole('button', { name: /View Details.*Mere Ngata/ }).click();
+  const modal = page.getByRole('dialog', { name: 'Booking Details' });
+  await modal.locator('.booking-emails li').nth(2).waitFor();
+  const listed = await modal.locator('.booking-emails').innerText();
+  t.match(listed, `Booking received: ${booking.reference}`, "the booking's e-mails are listed in its details");
+  t.match(listed, /New booking/);
+  t.match(listed, /Reminder/);
+
   t.same(problems.cspViolations, []);
   t.same(problems.consoleErrors, []);
 });
