@@ -54,6 +54,21 @@ await forEachBackend(t, async (t, backend) => {
     t.equal((await outbox(app, kept.id)).filter((r) => r.kind === 'booking-reminder' && r.status === 'sent').length, 1);
   });
 
+  t.test('a cancelled booking reopened and confirmed gets its reminder back', async (t) => {
+    const booking = await book(app, { email: 'back@example.co.nz', date: inDays(8), time: '15:00' });
+    const change = (status: string, version: number) =>
+      app.inject({ method: 'POST', url: `/v1/bookings/${booking.id}/status`, headers: { cookie }, payload: { status, version } });
+    t.equal((await change('cancelled', 1)).statusCode, 200);
+    t.equal((await change('pending', 2)).statusCode, 200);
+    t.equal((await change('confirmed', 3)).statusCode, 200);
+    const statuses = (await outbox(app, booking.id)).filter((r) => r.kind === 'booking-reminder').map((r) => r.status).sort();
+    t.same(statuses, ['queued', 'skipped']);
+    t.equal((await change('cancelled', 4)).statusCode, 200);
+    t.equal((await change('pending', 5)).statusCode, 200);
+    t.equal((await change('confirmed', 6)).statusCode, 200);
+    t.equal((await outbox(app, booking.id)).filter((r) => r.kind === 'booking-reminder' && r.status === 'queued').length, 1, 'never two live reminders');
+  });
+
   t.test('no reminder for a booking made inside the reminder window', async (t) => {
     const date = inDays(10);
     clock = hoursBefore(date, '07:00', 20);

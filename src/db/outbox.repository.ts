@@ -65,6 +65,19 @@ export async function skipQueuedReminders(db: Kysely<Database>, bookingId: strin
   return Number(result.numUpdatedRows);
 }
 
+/** True when the booking has a reminder waiting or already sent. */
+export async function hasLiveReminder(db: Kysely<Database>, bookingId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('outbox_emails')
+    .select('id')
+    .where('booking_id', '=', bookingId)
+    .where('kind', '=', 'booking-reminder')
+    .where('status', 'in', ['queued', 'sent', 'unsent'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Compare-and-set: a failed or unsent e-mail goes back to the queue once, however many clicks. */
 export async function requeueEmail(db: Kysely<Database>, id: string, now: Date): Promise<OutboxEmail | undefined> {
   return db

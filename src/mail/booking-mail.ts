@@ -10,7 +10,7 @@
 import type { Kysely } from 'kysely';
 import type { Booking, ContactMessage, Database, NewOutboxEmail } from '../db/database.ts';
 import { findBooking } from '../db/bookings.repository.ts';
-import { insertOutboxEmails, skipQueuedReminders } from '../db/outbox.repository.ts';
+import { hasLiveReminder, insertOutboxEmails, skipQueuedReminders } from '../db/outbox.repository.ts';
 import { manageLinkFor } from '../services/manage-link.ts';
 import { appointmentTimes } from './booking-facts.ts';
 import { bookingInvitation } from './invitation.ts';
@@ -71,7 +71,7 @@ function customer(kind: CustomerMessageKind, booking: Booking, context: MailCont
   };
 }
 
-function composeFor(event: BookingMailEvent, booking: Booking, context: MailContext, manageLink: string | undefined): Composed[] {
+function composeFor(event: BookingMailEvent, booking: Booking, context: MailContext, manageLink: string | undefined, needsReminder: boolean): Composed[] {
   switch (event.type) {
     case 'created':
       return [
@@ -80,7 +80,10 @@ function composeFor(event: BookingMailEvent, booking: Booking, context: MailCont
         reminder(booking, context, manageLink),
       ].filter((m): m is Composed => m !== undefined);
     case 'confirmed':
-      return [customer('booking-confirmed', booking, context, manageLink)];
+      // A booking cancelled and then reopened lost its reminder; confirming it gives it one again.
+      return [customer('booking-confirmed', booking, context, manageLink), needsReminder ? reminder(booking, context, manageLink) : undefined].filter(
+        (m): m is Composed => m !== undefined,
+      );
     case 'cancelled':
       return [customer(event.by === 'customer' ? 'booking-cancelled-by-customer' : 'booking-cancelled', booking, context, undefined, 'CANCEL')];
     case 'moved':
@@ -99,7 +102,8 @@ export async function queueBookingMail(trx: Kysely<Database>, event: BookingMail
   if (event.type === 'moved') await skipQueuedReminders(trx, booking.id, 'The booking was moved; a new reminder was queued');
   const manageLink = event.type === 'cancelled' || event.type === 'completed' ? undefined : await manageLinkFor(trx, booking.id, context.origin);
   const now = context.now();
-  const rows = composeFor(event, booking, context, manageLink).map((m) => outboxRow(m, { bookingId: booking.id }, now));
+  const needsReminder = event.type === 'confirmed' && !(await hasLiveReminder(trx, booking.id));
+  const rows = composeFor(event, booking, context, manageLink, needsReminder).map((m) => outboxRow(m, { bookingId: booking.id }, now));
   await insertOutboxEmails(trx, rows);
   if (rows.length > 0) context.onQueued?.();
 }
