@@ -43,6 +43,7 @@ export const EnvSchema = Type.Object({
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   SESSION_IDLE_MINUTES: Type.Union([Positive], { default: 60 }),
   SESSION_MAX_HOURS: Type.Union([Positive], { default: 12 }),
+  MANAGE_CUTOFF_HOURS: Type.Union([Type.Integer({ minimum: 0 })], { default: 24 }),
   BUSINESS_NAME: Type.Union([NonEmpty], { default: DEFAULT_BUSINESS.name }),
   BUSINESS_PHONE: Type.Union([NonEmpty], { default: DEFAULT_BUSINESS.phone }),
   BUSINESS_PHONE_SECONDARY: Type.Union([NonEmpty], { default: DEFAULT_BUSINESS.phoneSecondary }),
@@ -86,6 +87,8 @@ export interface Config {
   /** The no-JavaScript forms refuse a post sooner than this after the form was served. */
   formMinMs: number;
   session: { idleMs: number; maxAgeMs: number };
+  /** Customers may cancel or move a booking on its manage page until this long before the appointment (the Terms' notice). */
+  manageCutoffHours: number;
   business: BusinessInfo;
   /** PUBLIC_URL's origin when it is configured: what a browser's Origin must be for a write. */
   publicOrigin: string | undefined;
@@ -167,6 +170,7 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     maxActiveBookingsPerEmail: env.BOOKING_MAX_ACTIVE_PER_EMAIL,
     formMinMs: env.FORM_MIN_SECONDS * 1000,
     session: { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: env.SESSION_MAX_HOURS * 3_600_000 },
+    manageCutoffHours: env.MANAGE_CUTOFF_HOURS,
     business: {
       name: env.BUSINESS_NAME,
       phone: env.BUSINESS_PHONE,
