@@ -11,11 +11,5 @@ export interface PageProps<State = undefined> {
 
 export const NOT_FOUND_PATH = '/404';
 
-/**
- * The page table's path of the manage page. Its real addresses are /booking/manage/{token}; the
- * server renders them as this page, so the token never becomes a canonical or cached path.
- */
-export const MANAGE_PAGE_PATH = '/booking/manage';
-
 /** Staff pages: no customer-facing newsletter or contact widget over the work. */
 export const isStaffPath = (path: string): boolean => path === '/dashboard' || path.startsWith('/dashboard/');

@@ -2,7 +2,7 @@
 import type { BookingInput } from '#domain/booking-rules.ts';
 import type { ContactInput } from '#domain/contact-rules.ts';
 import type { FieldError } from '#domain/messages.ts';
-import type { DayAvailability, SlotState } from '#domain/availability.ts';
+import type { DayAvailability } from '#domain/availability.ts';
 import type { ManageLock } from '#domain/manage-rules.ts';
 import type { ScheduleShape } from '#domain/schedule.ts';
 import type { Quote } from '#domain/pricing.ts';
@@ -82,7 +82,8 @@ export interface ManageMove {
   date: string;
   minDate: string;
   maxDate: string;
-  slots: SlotState[] | null;
+  /** The date's slots as the wizard words them ('10:00 — Full'); null before a date is chosen. */
+  slots: { time: string; available: boolean; label: string }[] | null;
   /** The slot chosen ('' before one is). */
   time: string;
   /** The chosen slot for people, on the confirmation. */

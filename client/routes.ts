@@ -5,7 +5,13 @@
 import type { BusinessInfo } from '#domain/business.ts';
 import { PACKAGES } from '#domain/catalogue.ts';
 import { SERVICE_DETAILS } from '#domain/content.ts';
-import { MANAGE_PAGE_PATH, NOT_FOUND_PATH } from './page-props.ts';
+import { NOT_FOUND_PATH } from './page-props.ts';
+
+/**
+ * The page table's path of the manage page. Its real addresses are /booking/manage/{token}; the
+ * server renders them as this page, so the token never becomes a canonical or cached path.
+ */
+export const MANAGE_PAGE_PATH = '/booking/manage';
 
 /** The file in client/pages/ that renders the page. */
 export type PageModule =

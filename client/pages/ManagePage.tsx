@@ -5,11 +5,9 @@
  * JavaScript; the server decides which view to render and nothing here needs to run to use it.
  */
 import { useState } from 'react';
-import { slotLabel, type SlotState } from '#domain/availability.ts';
 import { telHref } from '#domain/business.ts';
 import { cutoffExplanation, MANAGE_MESSAGES } from '#domain/manage-rules.ts';
 import { discountLabel, formatNzd } from '#domain/pricing.ts';
-import { TextField, errorFor } from '../components/Field.tsx';
 import type { PageProps } from '../page-props.ts';
 import type { ManagedBooking, ManageMove, ManageState } from '../page-state.ts';
 import './ManagePage.css';
@@ -55,34 +53,43 @@ function BookingFacts({ booking }: { booking: ManagedBooking }) {
   );
 }
 
-function SlotChoice({ slot, current, checked }: { slot: SlotState; current: boolean; checked: boolean }) {
+function SlotChoice({ slot, current, checked }: { slot: NonNullable<ManageMove['slots']>[number]; current: boolean; checked: boolean }) {
   const id = `move-time-${slot.time.replace(':', '')}`;
   return (
     <li>
       <input type="radio" id={id} name="time" value={slot.time} defaultChecked={checked} disabled={current || !slot.available} required />
-      <label htmlFor={id}>{current ? `${slot.time} — your booking` : slotLabel(slot)}</label>
+      <label htmlFor={id}>{current ? `${slot.time} — your booking` : slot.label}</label>
     </li>
   );
 }
 
 function MoveChooser({ base, booking, move }: { base: string; booking: ManagedBooking; move: ManageMove }) {
   const [date, setDate] = useState(move.date);
-  const timeError = errorFor(move.errors, 'time');
+  const timeError = move.errors.find((error) => error.field === 'time')?.message;
+  const dateError = move.errors.find((error) => error.field === 'date')?.message;
   return (
     <>
       <form className="manage-date" method="get" action={`${base}/move`}>
-        <TextField
-          idPrefix="move"
-          name="date"
-          type="date"
-          label="New date"
-          value={date}
-          onChange={setDate}
-          min={move.minDate}
-          max={move.maxDate}
-          nativeRequired
-          error={errorFor(move.errors, 'date')}
-        />
+        <div className="manage-field">
+          <label htmlFor="move-date">New date</label>
+          <input
+            id="move-date"
+            name="date"
+            type="date"
+            value={date}
+            onChange={(event) => setDate(event.target.value)}
+            min={move.minDate}
+            max={move.maxDate}
+            required
+            aria-invalid={dateError ? true : undefined}
+            aria-describedby={dateError ? 'move-date-error' : undefined}
+          />
+          {dateError && (
+            <p className="manage-error" id="move-date-error" role="alert">
+              {dateError}
+            </p>
+          )}
+        </div>
         <button type="submit" className="button button-ghost">
           Show times
         </button>
@@ -99,7 +106,7 @@ function MoveChooser({ base, booking, move }: { base: string; booking: ManagedBo
               ))}
             </ul>
             {timeError && (
-              <p className="field-error" id="move-time-error" role="alert">
+              <p className="manage-error" id="move-time-error" role="alert">
                 {timeError}
               </p>
             )}

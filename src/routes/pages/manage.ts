@@ -15,14 +15,14 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { unavailableMessage } from '../../domain/availability.ts';
+import { slotLabel, unavailableMessage } from '../../domain/availability.ts';
 import { appointmentText, bookingWindow } from '../../domain/booking-dates.ts';
 import { isCalendarDate } from '../../domain/booking-rules.ts';
 import { CERAMIC_COATING, COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType } from '../../domain/catalogue.ts';
 import { MANAGE_MESSAGES, type ManageLock } from '../../domain/manage-rules.ts';
 import type { Booking } from '../../db/database.ts';
 import { formError, isConnectionError } from '../../errors.ts';
-import { availabilityOn } from '../../services/availability.service.ts';
+import { availabilityOn, type SlotAvailability } from '../../services/availability.service.ts';
 import {
   BookingChangedError,
   ManageLockedError,
@@ -34,7 +34,7 @@ import {
   type ManageOptions,
 } from '../../services/manage-booking.service.ts';
 import { managePath } from '../../services/manage-link.ts';
-import { MANAGE_PAGE_PATH } from '#client/page-props.ts';
+import { MANAGE_PAGE_PATH } from '#client/routes.ts';
 import type { ManagedBooking, ManageMove, ManageState, ManageView } from '#client/page-state.ts';
 import { toQuoteDto } from '../v1/schemas.ts';
 
@@ -102,19 +102,22 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   const render = (reply: FastifyReply, status: number, state: ManageState) => reply.page({ path: MANAGE_PAGE_PATH, status, state, cacheKey: false });
   const notFoundPage = (reply: FastifyReply) => reply.page({ status: 404 });
 
-  /** The move view for a date: its slots as the wizard shows them (none when the date is not valid). */
-  async function moveState(date: string, time: string, errors: ManageMove['errors'] = [], when: string | null = null): Promise<ManageMove> {
-    const now = app.now();
-    const window = bookingWindow(now);
-    let slots: ManageMove['slots'] = null;
-    if (isCalendarDate(date) && !errors.some((error) => error.field === 'date')) {
-      try {
-        slots = await availabilityOn(app.db, date, { now, slotCapacity: app.config.bookingSlotCapacity });
-      } catch (caught) {
-        if (!isConnectionError(caught)) throw caught;
-      }
+  /** A date's slots as they stand, or null when the date is not valid (or the database is away: the change itself will say). */
+  async function slotsOn(date: string, errors: ManageMove['errors']): Promise<SlotAvailability[] | null> {
+    if (!isCalendarDate(date) || errors.some((error) => error.field === 'date')) return null;
+    try {
+      return await availabilityOn(app.db, date, { now: app.now(), slotCapacity: app.config.bookingSlotCapacity });
+    } catch (caught) {
+      if (!isConnectionError(caught)) throw caught;
+      return null;
     }
-    return { date, minDate: window.min, maxDate: window.max, slots, time, when, errors };
+  }
+
+  /** The move view for a date: its slots worded as the wizard words them. */
+  function moveState(date: string, time: string, slots: SlotAvailability[] | null, errors: ManageMove['errors'] = [], when: string | null = null): ManageMove {
+    const window = bookingWindow(app.now());
+    const shown = slots?.map((slot) => ({ time: slot.time, available: slot.available, label: slotLabel(slot) })) ?? null;
+    return { date, minDate: window.min, maxDate: window.max, slots: shown, time, when, errors };
   }
 
   app.get(
@@ -146,7 +149,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       if (!booking) return notFoundPage(reply);
       const date = request.query.date ?? '';
       const errors = date ? moveTargetErrors(date, '07:00', app.now()) : [];
-      return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, 'move', { move: await moveState(date, '', errors) }));
+      return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, 'move', { move: moveState(date, '', await slotsOn(date, errors), errors) }));
     },
   );
 
@@ -202,11 +205,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         // names the new time, and the change itself checks everything again.
         const errors = moveTargetErrors(date, time, app.now());
         if (errors.length === 0 && booking.date === date && booking.time === time) errors.push({ field: 'time', message: MANAGE_MESSAGES.sameSlot });
-        const move = await moveState(date, time, errors, errors.length === 0 ? appointmentText(date, time) : null);
-        const slot = move.slots?.find((s) => s.time === time);
-        if (errors.length === 0 && slot?.reason) {
-          return render(reply, 409, stateOf(token, booking, 'move', { move: { ...move, when: null, errors: [{ field: 'time', message: unavailableMessage(slot.reason) }] } }));
+        const slots = await slotsOn(date, errors);
+        const reason = errors.length === 0 ? slots?.find((slot) => slot.time === time)?.reason : null;
+        if (reason) {
+          return render(reply, 409, stateOf(token, booking, 'move', { move: moveState(date, time, slots, [{ field: 'time', message: unavailableMessage(reason) }]) }));
         }
+        const move = moveState(date, time, slots, errors, errors.length === 0 ? appointmentText(date, time) : null);
         return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, errors.length > 0 ? 'move' : 'confirm-move', { move }));
       }
       try {
@@ -220,7 +224,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           caught,
           'move',
           (current) => current.date === date && current.time === time && current.version !== version,
-          () => moveState(date, ''),
+          async () => moveState(date, '', await slotsOn(date, [])),
         );
       }
     },
