@@ -1,6 +1,6 @@
 /** Issue 11 in Chromium: a customer moves and then cancels their booking on its manage page, with JavaScript and without, and axe finds nothing on any step. */
 import t from 'tap';
-import { baseUrl, buildTestApp } from '../helper.ts';
+import { baseUrl, buildTestApp, TEST_ADMIN_PASSWORD } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';
 import { manageLinkFor } from '../../src/services/manage-link.ts';
@@ -72,4 +72,25 @@ t.test('the manage page in Chromium', async (t) => {
       await page.context().close();
     });
   }
+
+  t.test('staff see the customer’s changes in the booking modal', async (t) => {
+    const { page, problems } = await openPage(browser, 1280);
+    await page.goto(`${baseUrl(app)}/dashboard`);
+    await waitForHydration(page);
+    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Booking Dashboard' }).waitFor();
+    await page.locator('.booking-card').first().waitFor();
+    const moved = await app.db.selectFrom('bookings').select('id').where('date', '=', inDays(10)).where('time', '=', '11:00').executeTakeFirstOrThrow();
+    const card = page.locator('.booking-card').filter({ hasText: (await row(moved.id)).reference });
+    await card.getByRole('button', { name: /View Details/ }).click();
+    const modal = page.getByRole('dialog', { name: 'Booking Details' });
+    await modal.locator('.history li').nth(1).waitFor();
+    const lines = await modal.locator('.history li').allInnerTexts();
+    t.match(lines[0], new RegExp(`Moved by Customer from [A-Z][a-z]+ \\d{2}, \\d{4} 09:00 to [A-Z][a-z]+ \\d{2}, \\d{4} 11:00$`));
+    t.match(lines[1], /Customer changed pending → cancelled$/);
+    t.same(await axeViolations(page), [], 'no axe violation with the customer’s changes listed');
+    t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
+    await page.context().close();
+  });
 });
