@@ -3,6 +3,7 @@
  * moves it only through a confirmed POST, before the cutoff, as a compare-and-set with staff changes.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import t from 'tap';
 import { slotStartsAt } from '../src/domain/booking-dates.ts';
 import { MANAGE_MESSAGES } from '../src/domain/manage-rules.ts';
@@ -264,4 +265,22 @@ t.test('MANAGE_CUTOFF_HOURS sets the cutoff', async (t) => {
   const link = (await manageLinkFor(app.db, res.json().id, 'http://x'))!;
   const page = await app.inject(new URL(link).pathname);
   t.match(page.body, /until 200 hours before the appointment/);
+});
+
+t.test('the token never reaches the logs', async (t) => {
+  const lines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const app = await buildTestApp(t, { env: { LOG_LEVEL: 'info' }, logStream });
+  const res = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ date: inDays(5) }) });
+  const path = new URL((await manageLinkFor(app.db, res.json().id, 'http://x'))!).pathname;
+  const token = path.split('/').at(-1)!;
+  await app.inject(path);
+  await app.inject({ method: 'POST', url: `${path}/cancel`, payload: form({ version: '1', confirm: 'yes' }), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  t.ok(lines.some((line) => line.includes('/booking/manage/[token]/cancel')), 'requests are logged by where they went');
+  t.notOk(lines.some((line) => line.includes(token)), 'but never with the token');
 });

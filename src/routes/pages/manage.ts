@@ -128,7 +128,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const booking = await findManagedBooking(app.db, token, app.now());
       if (!booking) return notFoundPage(reply);
       const done = request.query.done;
-      const notice = done === 'cancelled' || done === 'moved' ? DONE[done] : null;
+      // Only what is true of the booking: an address typed with ?done=cancelled does not say so.
+      const notice = (done === 'cancelled' && booking.status === 'cancelled') || (done === 'moved' && booking.status !== 'cancelled') ? DONE[done] : null;
       return render(reply, 200, stateOf(token, booking, 'overview', { notice }));
     },
   );
