@@ -33,7 +33,7 @@ import {
   moveTargetErrors,
   type ManageOptions,
 } from '../../services/manage-booking.service.ts';
-import { managePath } from '../../services/manage-link.ts';
+import { manageKey, managePath } from '../../services/manage-link.ts';
 import { MANAGE_PAGE_PATH } from '#client/routes.ts';
 import type { ManagedBooking, ManageMove, ManageState, ManageView } from '#client/page-state.ts';
 import { toQuoteDto } from '../v1/schemas.ts';
@@ -76,6 +76,9 @@ function toManagedBooking(booking: Booking, business: { streetAddress: string; s
 }
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
+  // The key is made at start, so that the first bookings never wait on each other to make it.
+  app.database.addStartupTask('manage link key', async (db) => void (await manageKey(db)));
+
   // Encapsulated (this plugin is not wrapped in fp): the headers apply to these routes alone.
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store').header('referrer-policy', 'same-origin');
