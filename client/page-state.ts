@@ -3,6 +3,7 @@ import type { BookingInput } from '#domain/booking-rules.ts';
 import type { ContactInput } from '#domain/contact-rules.ts';
 import type { FieldError } from '#domain/messages.ts';
 import type { DayAvailability } from '#domain/availability.ts';
+import type { ManageLock } from '#domain/manage-rules.ts';
 import type { ScheduleShape } from '#domain/schedule.ts';
 import type { Quote } from '#domain/pricing.ts';
 
@@ -54,4 +55,53 @@ export interface DashboardState {
   signInError: string | null;
   /** The times, weekdays and limits of the Schedule view. */
   schedule: ScheduleShape;
+}
+
+/** A booking as its manage page shows it (no contact details: the customer knows them). */
+export interface ManagedBooking {
+  reference: string;
+  /** The package, with the coating term for Ceramic Coating. */
+  service: string;
+  vehicle: string;
+  date: string;
+  time: string;
+  /** 'Saturday 5 December 2026, 9:00 am' (Auckland). */
+  when: string;
+  where: { kind: 'onsite' | 'dropoff'; lines: string[] };
+  quote: Quote;
+  status: string;
+  /** Sent back with a change: the change is made only if nobody changed the booking since. */
+  version: number;
+}
+
+/** The manage page: the booking, or the confirmation of a cancel, or a move's choice of slot and its confirmation. */
+export type ManageView = 'overview' | 'cancel' | 'move' | 'confirm-move';
+
+export interface ManageMove {
+  /** The date whose slots are shown ('' before one is chosen). */
+  date: string;
+  minDate: string;
+  maxDate: string;
+  /** The date's slots as the wizard words them ('10:00 — Full'); null before a date is chosen. */
+  slots: { time: string; available: boolean; label: string }[] | null;
+  /** The slot chosen ('' before one is). */
+  time: string;
+  /** The chosen slot for people, on the confirmation. */
+  when: string | null;
+  errors: FieldError[];
+}
+
+export interface ManageState {
+  /** The link's token: the forms post back to the page's own address. */
+  token: string;
+  booking: ManagedBooking;
+  view: ManageView;
+  /** Why the booking cannot be changed here, or null when it can. */
+  lock: ManageLock | null;
+  cutoffHours: number;
+  /** After a change: what was done. */
+  notice: string | null;
+  /** A change refused: why. */
+  error: string | null;
+  move: ManageMove | null;
 }

@@ -7,6 +7,12 @@ import { PACKAGES } from '#domain/catalogue.ts';
 import { SERVICE_DETAILS } from '#domain/content.ts';
 import { NOT_FOUND_PATH } from './page-props.ts';
 
+/**
+ * The page table's path of the manage page. Its real addresses are /booking/manage/{token}; the
+ * server renders them as this page, so the token never becomes a canonical or cached path.
+ */
+export const MANAGE_PAGE_PATH = '/booking/manage';
+
 /** The file in client/pages/ that renders the page. */
 export type PageModule =
   | 'HomePage'
@@ -20,6 +26,7 @@ export type PageModule =
   | 'TestimonialsPage'
   | 'SitemapPage'
   | 'DashboardPage'
+  | 'ManagePage'
   | 'NotFoundPage';
 
 export interface PageDefinition {
@@ -63,6 +70,8 @@ export const PAGES: readonly PageDefinition[] = [
   page('/terms', 'LegalPage', 'Terms of Service', 'Terms of Service', 'Our booking, cancellation, payment and pricing terms.', 'legal'),
   page('/sitemap', 'SitemapPage', 'Sitemap', 'Sitemap', 'Every page of our website in one list.', 'legal'),
   { ...page('/dashboard', 'DashboardPage', 'Dashboard', 'Booking Dashboard', 'Staff bookings dashboard.', 'none'), index: false },
+  // Each booking's own page, at /booking/manage/{token}: never indexed, never listed.
+  { ...page(MANAGE_PAGE_PATH, 'ManagePage', 'Manage your booking', 'Manage Your Booking', 'See, cancel or move your booking.', 'none'), index: false },
 ];
 
 export const NOT_FOUND_PAGE: PageDefinition = {

@@ -1,7 +1,7 @@
 /**
  * pino options: JSON lines with the request id, and every place personal data could appear
  * replaced by "[Redacted]" (customers' names, contact details, addresses, notes; staff passwords;
- * cookies and authorization headers).
+ * cookies and authorization headers), and the secret token of a manage page's address.
  */
 import type { LoggerOptions } from 'pino';
 
@@ -34,9 +34,26 @@ export const REDACT_PATHS = [
   '*.password',
 ];
 
+/** A manage page's address carries the booking's secret token; logs show where, never the token. */
+export function withoutSecrets(url: string): string {
+  return url.replace(/(\/booking\/manage\/)[^/?#]+/, '$1[token]');
+}
+
+interface LoggedRequest {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     redact: { paths: [...new Set(REDACT_PATHS)], censor: '[Redacted]' },
+    serializers: {
+      // Fastify's own request serializer, with the URL's secrets taken out.
+      req: (req: LoggedRequest) => ({ method: req.method, url: withoutSecrets(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+    },
   };
 }

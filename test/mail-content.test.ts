@@ -49,6 +49,8 @@ const booking = {
   status: 'pending',
   search_text: '',
   version: 1,
+  manage_nonce: null,
+  manage_token_hash: null,
   created_at: new Date('2026-11-23T00:00:00Z'),
 } satisfies Booking;
 

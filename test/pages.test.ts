@@ -5,7 +5,9 @@ import t from 'tap';
 import { CLIENT_DIST_DIR } from '../src/paths.ts';
 import { PACKAGES } from '../src/domain/catalogue.ts';
 import { SERVICE_DETAILS } from '../src/domain/content.ts';
-import { NOT_FOUND_PAGE, PAGES } from '../client/routes.ts';
+import { NOT_FOUND_PAGE, PAGES, type PageDefinition } from '../client/routes.ts';
+import { manageLinkFor } from '../src/services/manage-link.ts';
+import { originalClientPayload } from './support/payloads.ts';
 import { buildTestApp } from './helper.ts';
 
 /** The JSON-LD block of a page. */
@@ -215,7 +217,11 @@ t.test('pages', async (t) => {
     // The entry's own stylesheet (design tokens, header, footer) comes first on every page.
     const entryCss = cssOf('entry-client.tsx', new Set());
     t.equal(entryCss.length, 1);
-    const firstPath = new Map([...PAGES, NOT_FOUND_PAGE].map((page) => [page.module, page.module === 'NotFoundPage' ? '/no-such-page' : page.path]));
+    // The manage page lives at a booking's own address.
+    const booked = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload() });
+    const managed = new URL((await manageLinkFor(app.db, booked.json().id, 'https://valet.example.nz'))!).pathname;
+    const urlOf = (page: PageDefinition) => (page.module === 'NotFoundPage' ? '/no-such-page' : page.module === 'ManagePage' ? managed : page.path);
+    const firstPath = new Map([...PAGES, NOT_FOUND_PAGE].map((page) => [page.module, urlOf(page)]));
     for (const [module, url] of firstPath) {
       const html = (await app.inject(url)).body;
       const head = /<head>([\s\S]*?)<\/head>/.exec(html)![1]!;

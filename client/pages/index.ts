@@ -10,6 +10,7 @@ import ContactPage from './ContactPage.tsx';
 import DashboardPage from './DashboardPage.tsx';
 import HomePage from './HomePage.tsx';
 import LegalPage from './LegalPage.tsx';
+import ManagePage from './ManagePage.tsx';
 import NotFoundPage from './NotFoundPage.tsx';
 import PricingPage from './PricingPage.tsx';
 import ServiceDetailPage from './ServiceDetailPage.tsx';
@@ -27,6 +28,7 @@ export const PAGE_COMPONENTS: Record<PageModule, ComponentType<PageProps<never>>
   DashboardPage,
   HomePage,
   LegalPage,
+  ManagePage,
   NotFoundPage,
   PricingPage,
   ServiceDetailPage,

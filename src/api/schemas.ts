@@ -66,11 +66,16 @@ export const BookingSchema = Type.Object({
 });
 export type BookingDto = Static<typeof BookingSchema>;
 
+const SlotSchema = Type.Object({ date: Type.String({ description: 'YYYY-MM-DD' }), time: Type.String({ description: 'HH:mm' }) });
+
 export const StatusChangeSchema = Type.Object({
   from: Type.String(),
   to: Type.String(),
-  by: Type.String({ description: 'The name given at sign-in' }),
+  by: Type.String({ description: "The name given at sign-in, or 'Customer' for a change made on the booking's manage page" }),
   at: Type.String({ format: 'date-time' }),
+  move: Type.Union([Type.Object({ from: SlotSchema, to: SlotSchema }), Type.Null()], {
+    description: 'A move to another slot (the status stays the same): the appointment before and after; null for a status change',
+  }),
 });
 export type StatusChangeDto = Static<typeof StatusChangeSchema>;
 

@@ -1,7 +1,7 @@
 /** Data access for bookings: plain functions over a Kysely instance or transaction. */
 import { sql, type Kysely } from 'kysely';
 import { TIME_SLOTS } from '../domain/booking-rules.ts';
-import type { Booking, BookingStatusChange, Database, NewBooking } from './database.ts';
+import type { Booking, BookingStatusChange, Database, NewBooking, NewBookingStatusChange } from './database.ts';
 
 type Db = Kysely<Database>;
 
@@ -162,8 +162,40 @@ export async function updateStatusIfVersion(db: Db, id: string, version: number,
     .executeTakeFirst();
 }
 
-export async function insertStatusChange(db: Db, change: { booking_id: string; from_status: string; to_status: string; changed_by: string }): Promise<void> {
+export async function insertStatusChange(db: Db, change: NewBookingStatusChange): Promise<void> {
   await db.insertInto('booking_status_changes').values(change).execute();
+}
+
+/** Moves the booking to another slot if it is still at the version the caller saw (compare-and-set). */
+export async function moveIfVersion(db: Db, id: string, version: number, date: string, time: string): Promise<Booking | undefined> {
+  return db
+    .updateTable('bookings')
+    .set((eb) => ({ date, time, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('version', '=', version)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The booking whose manage token has this SHA-256 (one probe of the unique index). */
+export async function findBookingByManageHash(db: Db, tokenHash: string): Promise<Booking | undefined> {
+  return db.selectFrom('bookings').selectAll().where('manage_token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function findManageNonce(db: Db, id: string): Promise<{ manage_nonce: string | null } | undefined> {
+  return db.selectFrom('bookings').select('manage_nonce').where('id', '=', id).executeTakeFirst();
+}
+
+/** Gives a booking its manage link unless it has one; the nonce stored, or undefined when another caller's was first. */
+export async function setManageLinkIfAbsent(db: Db, id: string, nonce: string, tokenHash: string): Promise<string | undefined> {
+  const row = await db
+    .updateTable('bookings')
+    .set({ manage_nonce: nonce, manage_token_hash: tokenHash })
+    .where('id', '=', id)
+    .where('manage_nonce', 'is', null)
+    .returning('manage_nonce')
+    .executeTakeFirst();
+  return row?.manage_nonce ?? undefined;
 }
 
 export async function statusHistory(db: Db, bookingId: string): Promise<BookingStatusChange[]> {

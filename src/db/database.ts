@@ -37,6 +37,10 @@ export interface BookingsTable {
   search_text: ColumnType<string, never, never>;
   version: Generated<number>;
   created_at: ColumnType<Date, never, never>;
+  /** 16 random bytes (base64url) from which the manage link's token is derived; see src/services/manage-link.ts. */
+  manage_nonce: string | null;
+  /** SHA-256 (hex) of the manage link's token: the lookup, never the token itself. */
+  manage_token_hash: string | null;
 }
 
 export interface BookingStatusChangesTable {
@@ -46,6 +50,11 @@ export interface BookingStatusChangesTable {
   to_status: string;
   changed_by: string;
   changed_at: ColumnType<Date, never, never>;
+  /** A move (the status stays the same): the appointment before and after; all four null otherwise. */
+  from_date: string | null;
+  from_time: string | null;
+  to_date: string | null;
+  to_time: string | null;
 }
 
 export interface ContactMessagesTable {
@@ -136,6 +145,7 @@ export type Booking = Selectable<BookingsTable>;
 export type NewBooking = Insertable<BookingsTable>;
 export type BookingUpdate = Updateable<BookingsTable>;
 export type BookingStatusChange = Selectable<BookingStatusChangesTable>;
+export type NewBookingStatusChange = Insertable<BookingStatusChangesTable>;
 export type ContactMessage = Selectable<ContactMessagesTable>;
 export type NewContactMessage = Insertable<ContactMessagesTable>;
 export type Closure = Selectable<ClosuresTable>;

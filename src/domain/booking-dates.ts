@@ -56,3 +56,12 @@ export function bookingWindow(now: Date): DateWindow {
   if (memo?.minute !== minute) memo = { minute, window: { min: earliestBookingDate(now), max: latestBookingDate(now) } };
   return memo.window;
 }
+
+/**
+ * An appointment for people, in its own (Auckland) wall-clock time: 'Saturday 5 December 2026,
+ * 9:00 am'. Slots are wall-clock times, so no time zone is involved.
+ */
+export function appointmentText(day: string, time: string): string {
+  const when = parse(`${day} ${time}`, 'yyyy-MM-dd HH:mm', new Date(2000, 0, 1));
+  return format(when, "EEEE d MMMM yyyy, h:mm aaa");
+}

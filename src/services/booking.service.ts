@@ -9,6 +9,7 @@
  * discount. Given a transaction (an idempotent request's, which stores its answer beside the
  * booking), it runs in that one.
  */
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { validateBooking, type BookingInput } from '../domain/booking-rules.ts';
 import { bookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
@@ -21,6 +22,7 @@ import { listPriceCents } from '../domain/pricing.ts';
 import { currentSlotState } from './availability.service.ts';
 import { conflict, validationFailed } from '../errors.ts';
 import { newBookingReference } from './booking-reference.ts';
+import { newManageLink } from './manage-link.ts';
 import { quoteForCustomer } from './quote.service.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 
@@ -98,8 +100,12 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       discount_kind: quote.discount?.kind ?? null,
       discount_percent: quote.discount?.percent ?? null,
     };
+    // The id is drawn here, so that the manage link (derived from it) is written with the row.
+    const id = randomUUID();
+    const link = await newManageLink(trx, id);
+    const identity = { id, manage_nonce: link.nonce, manage_token_hash: link.tokenHash };
     for (let attempt = 1; attempt <= REFERENCE_ATTEMPTS; attempt++) {
-      const stored = await insertBookingUnlessReferenceTaken(trx, { ...booking, reference: newReference() });
+      const stored = await insertBookingUnlessReferenceTaken(trx, { ...booking, ...identity, reference: newReference() });
       if (stored) {
         // The confirmation, the staff notification and the reminder are written with the booking.
         await queueBookingMail(trx, { type: 'created', bookingId: stored.id });

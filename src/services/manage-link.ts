@@ -1,11 +1,77 @@
 /**
- * The customer's link to manage one booking (issue 11): `/booking/manage/{token}`. Only a hash of
- * the token is stored. Until the manage page lands there is no link.
+ * The customer's link to manage one booking (issue 11): `/booking/manage/{token}`.
+ *
+ * The token is base64url(HMAC-SHA256(key, bookingId + ':' + nonce)): 256 bits that nobody can
+ * guess without the key, which is made once and kept in the settings table (shared by every
+ * instance, like the form guard's). The nonce is 16 random bytes stored on the booking, so the
+ * server can make the same link again for every later e-mail without storing the token; only
+ * SHA-256 of the token is stored, as the lookup.
  */
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { findManageNonce, setManageLinkIfAbsent } from '../db/bookings.repository.ts';
+import { getSetting, insertSettingIfAbsent } from '../db/settings.repository.ts';
 
-/** The absolute manage URL of a booking, or undefined when the booking has none. */
-export async function manageLinkFor(_db: Kysely<Database>, _bookingId: string, _origin: string): Promise<string | undefined> {
-  return undefined;
+export const MANAGE_KEY_SETTING = 'manage_link_key';
+
+export const MANAGE_PATH_PREFIX = '/booking/manage/';
+
+/** 32 bytes of HMAC-SHA256 in base64url, without padding. */
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+
+export interface ManageLink {
+  nonce: string;
+  token: string;
+  /** What bookings.manage_token_hash stores. */
+  tokenHash: string;
+}
+
+/** The key tokens are derived with, made on first use (one primary-key read afterwards). */
+export async function manageKey(db: Kysely<Database>): Promise<Buffer> {
+  let stored = await getSetting(db, MANAGE_KEY_SETTING);
+  if (stored === undefined) {
+    await insertSettingIfAbsent(db, MANAGE_KEY_SETTING, randomBytes(32).toString('base64url'));
+    stored = (await getSetting(db, MANAGE_KEY_SETTING))!;
+  }
+  return Buffer.from(stored, 'base64url');
+}
+
+export function hashManageToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function isManageTokenShape(value: string): boolean {
+  return TOKEN_FORMAT.test(value);
+}
+
+export function deriveManageLink(key: Buffer, bookingId: string, nonce: string): ManageLink {
+  const token = createHmac('sha256', key).update(`${bookingId}:${nonce}`).digest('base64url');
+  return { nonce, token, tokenHash: hashManageToken(token) };
+}
+
+/** A new booking's link: a fresh nonce. */
+export async function newManageLink(db: Kysely<Database>, bookingId: string): Promise<ManageLink> {
+  return deriveManageLink(await manageKey(db), bookingId, randomBytes(16).toString('base64url'));
+}
+
+export function managePath(token: string): string {
+  return `${MANAGE_PATH_PREFIX}${token}`;
+}
+
+/**
+ * The absolute manage URL of a booking, or undefined when there is no such booking. A booking
+ * made before manage links existed gets its nonce now (once: a concurrent caller's is kept).
+ */
+export async function manageLinkFor(db: Kysely<Database>, bookingId: string, origin: string): Promise<string | undefined> {
+  const found = await findManageNonce(db, bookingId);
+  if (!found) return undefined;
+  const key = await manageKey(db);
+  let nonce = found.manage_nonce;
+  if (nonce === null) {
+    const link = deriveManageLink(key, bookingId, randomBytes(16).toString('base64url'));
+    nonce = (await setManageLinkIfAbsent(db, bookingId, link.nonce, link.tokenHash)) ?? (await findManageNonce(db, bookingId))?.manage_nonce ?? null;
+    if (nonce === null) return undefined;
+  }
+  return `${origin.replace(/\/+$/, '')}${managePath(deriveManageLink(key, bookingId, nonce).token)}`;
 }

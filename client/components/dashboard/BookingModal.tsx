@@ -98,7 +98,9 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
           <ol className="history">
             {history.map((change) => (
               <li key={`${change.at}-${change.to}`}>
-                {`${dateTime(change.at)}: ${change.by} changed ${change.from} → ${change.to}`}
+                {change.move
+                  ? `${dateTime(change.at)}: Moved by ${change.by} from ${longDate(change.move.from.date)} ${change.move.from.time} to ${longDate(change.move.to.date)} ${change.move.to.time}`
+                  : `${dateTime(change.at)}: ${change.by} changed ${change.from} → ${change.to}`}
               </li>
             ))}
           </ol>

@@ -17,7 +17,7 @@ import { AppError } from '../../errors.ts';
 
 const DAY_MS = 86_400_000;
 
-export const LIMIT_NAMES = ['booking', 'wizardStep', 'quote', 'contact', 'login', 'logout'] as const;
+export const LIMIT_NAMES = ['booking', 'wizardStep', 'quote', 'contact', 'login', 'logout', 'manage'] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
 
 declare module 'fastify' {
@@ -86,6 +86,8 @@ export default fp(
       contact: [{ max: formsMax, timeWindow: windowMs }],
       login: [{ max: loginMax, timeWindow: windowMs * 5 }],
       logout: [{ max: formsMax * 6, timeWindow: windowMs }],
+      // A customer's cancel or move on the manage page, and their confirmation steps.
+      manage: [{ max: formsMax * 3, timeWindow: windowMs }],
     };
     const limiters = new Map<LimitName, Limiter[]>();
     for (const name of LIMIT_NAMES) {

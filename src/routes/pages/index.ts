@@ -1,6 +1,6 @@
 /**
  * The public pages. Pages whose HTML depends only on their path are served straight from the
- * render cache; home, booking and contact read their query string or take a form post (files
+ * render cache; home, booking, contact and a booking's manage page read their query string or take a form post (files
  * beside this one).
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -9,9 +9,10 @@ import bookingPage from './booking.ts';
 import contactPage from './contact.ts';
 import dashboardPage from './dashboard.ts';
 import homePage from './home.ts';
+import managePage from './manage.ts';
 import seoFiles from './seo.ts';
 
-const WITH_OWN_ROUTES = new Set(['/', '/booking', '/contact', '/dashboard']);
+const WITH_OWN_ROUTES = new Set(['/', '/booking', '/booking/manage', '/contact', '/dashboard']);
 
 const pageRoutes: FastifyPluginAsync = async (app) => {
   for (const page of PAGES) {
@@ -21,6 +22,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
   await app.register(homePage);
   await app.register(bookingPage);
   await app.register(contactPage);
+  await app.register(managePage);
   await app.register(dashboardPage);
   await app.register(seoFiles);
 };

@@ -58,7 +58,11 @@ export function toBookingDto(row: Booking): BookingDto {
 }
 
 export function toStatusChangeDto(row: BookingStatusChange): StatusChangeDto {
-  return { from: row.from_status, to: row.to_status, by: row.changed_by, at: row.changed_at.toISOString() };
+  const move =
+    row.from_date !== null && row.from_time !== null && row.to_date !== null && row.to_time !== null
+      ? { from: { date: row.from_date, time: row.from_time }, to: { date: row.to_date, time: row.to_time } }
+      : null;
+  return { from: row.from_status, to: row.to_status, by: row.changed_by, at: row.changed_at.toISOString(), move };
 }
 
 export function toContactMessageDto(row: ContactMessage): ContactMessageDto {

@@ -1,0 +1,221 @@
+/**
+ * A customer's own booking, opened by the link in their e-mails (/booking/manage/{token}): what
+ * they booked, and until the cutoff a way to cancel it or move it to another time. Every step is a
+ * plain link or form (GET pages that only show, POSTs that change), so it all works without
+ * JavaScript; the server decides which view to render and nothing here needs to run to use it.
+ */
+import { useState } from 'react';
+import { telHref } from '#domain/business.ts';
+import { cutoffExplanation, MANAGE_MESSAGES } from '#domain/manage-rules.ts';
+import { discountLabel, formatNzd } from '#domain/pricing.ts';
+import type { PageProps } from '../page-props.ts';
+import type { ManagedBooking, ManageMove, ManageState } from '../page-state.ts';
+import './ManagePage.css';
+
+const STATUS_TEXT: Record<string, string> = {
+  pending: 'Received, waiting for our confirmation',
+  confirmed: 'Confirmed',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+const HEADINGS: Record<ManageState['view'], string> = {
+  overview: 'Your booking',
+  cancel: 'Cancel your booking?',
+  move: 'Move your booking',
+  'confirm-move': 'Move your booking?',
+};
+
+function Fact({ label, value, className }: { label: string; value: string; className?: string }) {
+  return (
+    <div className={className}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+function BookingFacts({ booking }: { booking: ManagedBooking }) {
+  const { quote } = booking;
+  const where = `${booking.where.kind === 'dropoff' ? 'Drop-off at our service centre' : 'At your address'}: ${booking.where.lines.join(', ')}`;
+  return (
+    <dl className="manage-facts">
+      <Fact label="Reference" value={booking.reference} />
+      <Fact label="Status" value={STATUS_TEXT[booking.status] ?? booking.status} className={`manage-status-${booking.status}`} />
+      <Fact label="Package" value={booking.service} />
+      <Fact label="Vehicle" value={booking.vehicle} />
+      <Fact label="When" value={booking.when} />
+      <Fact label="Where" value={where} />
+      <Fact label="List price" value={formatNzd(quote.listPriceCents)} />
+      {quote.discount && <Fact label={discountLabel(quote.discount)} value={`−${formatNzd(quote.discountCents)}`} />}
+      <Fact label="Total (pay on completion)" value={formatNzd(quote.totalCents)} className="manage-total" />
+    </dl>
+  );
+}
+
+function SlotChoice({ slot, current, checked }: { slot: NonNullable<ManageMove['slots']>[number]; current: boolean; checked: boolean }) {
+  const id = `move-time-${slot.time.replace(':', '')}`;
+  return (
+    <li>
+      <input type="radio" id={id} name="time" value={slot.time} defaultChecked={checked} disabled={current || !slot.available} required />
+      <label htmlFor={id}>{current ? `${slot.time} — your booking` : slot.label}</label>
+    </li>
+  );
+}
+
+function MoveChooser({ base, booking, move }: { base: string; booking: ManagedBooking; move: ManageMove }) {
+  const [date, setDate] = useState(move.date);
+  const timeError = move.errors.find((error) => error.field === 'time')?.message;
+  const dateError = move.errors.find((error) => error.field === 'date')?.message;
+  return (
+    <>
+      <form className="manage-date" method="get" action={`${base}/move`}>
+        <div className="manage-field">
+          <label htmlFor="move-date">New date</label>
+          <input
+            id="move-date"
+            name="date"
+            type="date"
+            value={date}
+            onChange={(event) => setDate(event.target.value)}
+            min={move.minDate}
+            max={move.maxDate}
+            required
+            aria-invalid={dateError ? true : undefined}
+            aria-describedby={dateError ? 'move-date-error' : undefined}
+          />
+          {dateError && (
+            <p className="manage-error" id="move-date-error" role="alert">
+              {dateError}
+            </p>
+          )}
+        </div>
+        <button type="submit" className="button button-ghost">
+          Show times
+        </button>
+      </form>
+      {move.slots && (
+        <form method="post" action={`${base}/move`}>
+          <input type="hidden" name="version" value={booking.version} />
+          <input type="hidden" name="date" value={move.date} />
+          <fieldset className="manage-slots" aria-describedby={timeError ? 'move-time-error' : undefined}>
+            <legend>{`Times on ${move.date}`}</legend>
+            <ul>
+              {move.slots.map((slot) => (
+                <SlotChoice key={slot.time} slot={slot} current={move.date === booking.date && slot.time === booking.time} checked={slot.time === move.time && slot.available} />
+              ))}
+            </ul>
+            {timeError && (
+              <p className="manage-error" id="move-time-error" role="alert">
+                {timeError}
+              </p>
+            )}
+          </fieldset>
+          <p className="actions">
+            <button type="submit" className="button button-primary">
+              Continue
+            </button>
+            <a className="button button-ghost" href={base}>
+              Keep my booking as it is
+            </a>
+          </p>
+        </form>
+      )}
+      {!move.slots && (
+        <p>
+          <a className="text-link" href={base}>
+            Keep my booking as it is
+          </a>
+        </p>
+      )}
+    </>
+  );
+}
+
+export default function ManagePage({ business, state }: PageProps<ManageState>) {
+  const { booking, view, lock, move } = state;
+  const base = `/booking/manage/${state.token}`;
+  return (
+    <section className="section manage" aria-labelledby="manage-title">
+      <div className="container narrow">
+        <p className="eyebrow">{`Booking ${booking.reference}`}</p>
+        <h1 id="manage-title">{HEADINGS[view]}</h1>
+        {state.notice && (
+          <p className="notice notice-success" role="status">
+            {state.notice}
+          </p>
+        )}
+        {state.error && (
+          <p className="notice notice-error" role="alert">
+            {state.error}
+          </p>
+        )}
+        {view === 'cancel' && (
+          <form className="manage-confirm card" method="post" action={`${base}/cancel`}>
+            <p>{`Do you want to cancel your ${booking.service} on ${booking.when}? This cannot be undone online.`}</p>
+            <input type="hidden" name="version" value={booking.version} />
+            <input type="hidden" name="confirm" value="yes" />
+            <p className="actions">
+              <button type="submit" className="button button-primary">
+                Yes, cancel my booking
+              </button>
+              <a className="button button-ghost" href={base}>
+                No, keep my booking
+              </a>
+            </p>
+          </form>
+        )}
+        {view === 'confirm-move' && move && (
+          <form className="manage-confirm card" method="post" action={`${base}/move`}>
+            <p>{`Do you want to move your booking from ${booking.when} to ${move.when}?`}</p>
+            <input type="hidden" name="version" value={booking.version} />
+            <input type="hidden" name="date" value={move.date} />
+            <input type="hidden" name="time" value={move.time} />
+            <input type="hidden" name="confirm" value="yes" />
+            <p className="actions">
+              <button type="submit" className="button button-primary">
+                Yes, move my booking
+              </button>
+              <a className="button button-ghost" href={`${base}/move?date=${move.date}`}>
+                Choose another time
+              </a>
+            </p>
+          </form>
+        )}
+        {view === 'move' && move && <MoveChooser base={base} booking={booking} move={move} />}
+        <h2 className="manage-subtitle">Booking details</h2>
+        <BookingFacts booking={booking} />
+        {view === 'overview' && lock === null && (
+          <p className="actions manage-actions">
+            <a className="button button-primary" href={`${base}/move`}>
+              Move booking
+            </a>
+            <a className="button button-ghost" href={`${base}/cancel`}>
+              Cancel booking
+            </a>
+          </p>
+        )}
+        {lock === 'cutoff' && (
+          <div className="notice manage-locked">
+            <p>
+              {`${MANAGE_MESSAGES.locked.cutoff} ${cutoffExplanation(state.cutoffHours, business.phone)} `}
+              <a className="text-link" href={telHref(business.phone)}>
+                {`Call ${business.phone}`}
+              </a>
+            </p>
+          </div>
+        )}
+        {lock === 'cancelled' && (
+          <p className="manage-locked">
+            {`${MANAGE_MESSAGES.locked.cancelled} `}
+            <a className="text-link" href="/booking">
+              Make a new booking
+            </a>
+          </p>
+        )}
+        {lock === 'completed' && <p className="manage-locked">{MANAGE_MESSAGES.locked.completed}</p>}
+        <p className="manage-help">{`Questions? Call us on ${business.phone} or e-mail ${business.email}.`}</p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,238 @@
+/**
+ * /booking/manage/{token}: a customer's own booking, opened by the link in their e-mails. They see
+ * it, and until MANAGE_CUTOFF_HOURS before the appointment can cancel it or move it to another slot.
+ *
+ * A GET never changes anything (e-mail scanners follow links): the cancel and move pages are
+ * confirmations, and only a POST that says `confirm=yes` makes the change. Posts are refused
+ * cross-site by the same-origin hook, need the secret token in their address, and carry the
+ * booking's version, so a change is made only to the booking as the customer saw it. Everything
+ * works without JavaScript; each change redirects back to the page (POST/redirect/GET).
+ *
+ * The token is in the address, so every answer here is `no-store` and `Referrer-Policy:
+ * same-origin`: no other site ever receives the address in a Referer. (`no-referrer` would make
+ * browsers send `Origin: null` with the page's own form posts, which the same-origin hook refuses.)
+ */
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { slotLabel, unavailableMessage } from '../../domain/availability.ts';
+import { appointmentText, bookingWindow } from '../../domain/booking-dates.ts';
+import { isCalendarDate } from '../../domain/booking-rules.ts';
+import { CERAMIC_COATING, COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType } from '../../domain/catalogue.ts';
+import { MANAGE_MESSAGES, type ManageLock } from '../../domain/manage-rules.ts';
+import type { Booking } from '../../db/database.ts';
+import { formError, isConnectionError } from '../../errors.ts';
+import { availabilityOn, type SlotAvailability } from '../../services/availability.service.ts';
+import {
+  BookingChangedError,
+  ManageLockedError,
+  cancelByCustomer,
+  findManagedBooking,
+  lockOf,
+  moveByCustomer,
+  moveTargetErrors,
+  type ManageOptions,
+} from '../../services/manage-booking.service.ts';
+import { manageKey, managePath } from '../../services/manage-link.ts';
+import { MANAGE_PAGE_PATH } from '#client/routes.ts';
+import type { ManagedBooking, ManageMove, ManageState, ManageView } from '#client/page-state.ts';
+import { toQuoteDto } from '../v1/schemas.ts';
+
+const TokenParams = Type.Object({ token: Type.String({ maxLength: 100 }) });
+
+const Version = Type.String({ pattern: '^[0-9]{1,9}$' });
+const Confirm = Type.Optional(Type.Literal('yes'));
+const DateText = Type.String({ maxLength: 20 });
+
+const CancelForm = Type.Object({ version: Version, confirm: Confirm }, { additionalProperties: false });
+const MoveForm = Type.Object({ version: Version, date: Type.Optional(DateText), time: Type.Optional(Type.String({ maxLength: 10 })), confirm: Confirm }, { additionalProperties: false });
+
+const DONE = { cancelled: MANAGE_MESSAGES.cancelled, moved: MANAGE_MESSAGES.moved } as const;
+
+function serviceName(booking: Booking): string {
+  if (booking.service !== CERAMIC_COATING || !isCoatingType(booking.coating_type)) return booking.service;
+  return `${booking.service} (${COATING_LABELS[booking.coating_type]})`;
+}
+
+function toManagedBooking(booking: Booking, business: { streetAddress: string; suburb: string; city: string; postcode: string }): ManagedBooking {
+  const dropoff = booking.service_type === 'dropoff';
+  return {
+    reference: booking.reference,
+    service: serviceName(booking),
+    vehicle: isVehicleType(booking.vehicle_type) ? VEHICLE_LABELS[booking.vehicle_type] : booking.vehicle_type,
+    date: booking.date,
+    time: booking.time,
+    when: appointmentText(booking.date, booking.time),
+    where: dropoff
+      ? { kind: 'dropoff', lines: [business.streetAddress, `${business.suburb}, ${business.city} ${business.postcode}`] }
+      : {
+          kind: 'onsite',
+          lines: [`${booking.house_number} ${booking.street_address}`, `${booking.suburb}, ${booking.city} ${booking.postal_code}`, booking.region].filter((line) => line.trim() !== ''),
+        },
+    quote: toQuoteDto(booking),
+    status: booking.status,
+    version: booking.version,
+  };
+}
+
+const route: FastifyPluginAsyncTypebox = async (app) => {
+  // The key is made at start, so that the first bookings never wait on each other to make it.
+  app.database.addStartupTask('manage link key', async (db) => void (await manageKey(db)));
+
+  // Encapsulated (this plugin is not wrapped in fp): the headers apply to these routes alone.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'same-origin');
+    return payload;
+  });
+
+  const options = (): ManageOptions => ({ now: app.now(), cutoffHours: app.config.manageCutoffHours, slotCapacity: app.config.bookingSlotCapacity });
+
+  function stateOf(token: string, booking: Booking, view: ManageView, extras: Partial<Pick<ManageState, 'notice' | 'error' | 'move'>> = {}): ManageState {
+    const lock: ManageLock | null = lockOf(booking, options());
+    return {
+      token,
+      booking: toManagedBooking(booking, app.config.business),
+      // A booking that cannot be changed only has its overview.
+      view: lock ? 'overview' : view,
+      lock,
+      cutoffHours: app.config.manageCutoffHours,
+      notice: extras.notice ?? null,
+      error: extras.error ?? null,
+      move: lock ? null : (extras.move ?? null),
+    };
+  }
+
+  const render = (reply: FastifyReply, status: number, state: ManageState) => reply.page({ path: MANAGE_PAGE_PATH, status, state, cacheKey: false });
+  const notFoundPage = (reply: FastifyReply) => reply.page({ status: 404 });
+
+  /** A date's slots as they stand, or null when the date is not valid (or the database is away: the change itself will say). */
+  async function slotsOn(date: string, errors: ManageMove['errors']): Promise<SlotAvailability[] | null> {
+    if (!isCalendarDate(date) || errors.some((error) => error.field === 'date')) return null;
+    try {
+      return await availabilityOn(app.db, date, { now: app.now(), slotCapacity: app.config.bookingSlotCapacity });
+    } catch (caught) {
+      if (!isConnectionError(caught)) throw caught;
+      return null;
+    }
+  }
+
+  /** The move view for a date: its slots worded as the wizard words them. */
+  function moveState(date: string, time: string, slots: SlotAvailability[] | null, errors: ManageMove['errors'] = [], when: string | null = null): ManageMove {
+    const window = bookingWindow(app.now());
+    const shown = slots?.map((slot) => ({ time: slot.time, available: slot.available, label: slotLabel(slot) })) ?? null;
+    return { date, minDate: window.min, maxDate: window.max, slots: shown, time, when, errors };
+  }
+
+  app.get(
+    '/booking/manage/:token',
+    { schema: { hide: true, params: TokenParams, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } },
+    async (request, reply) => {
+      const { token } = request.params;
+      const booking = await findManagedBooking(app.db, token, app.now());
+      if (!booking) return notFoundPage(reply);
+      const done = request.query.done;
+      // Only what is true of the booking: an address typed with ?done=cancelled does not say so.
+      const notice = (done === 'cancelled' && booking.status === 'cancelled') || (done === 'moved' && booking.status !== 'cancelled') ? DONE[done] : null;
+      return render(reply, 200, stateOf(token, booking, 'overview', { notice }));
+    },
+  );
+
+  app.get('/booking/manage/:token/cancel', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
+    const { token } = request.params;
+    const booking = await findManagedBooking(app.db, token, app.now());
+    if (!booking) return notFoundPage(reply);
+    return render(reply, 200, stateOf(token, booking, 'cancel'));
+  });
+
+  app.get(
+    '/booking/manage/:token/move',
+    { schema: { hide: true, params: TokenParams, querystring: Type.Object({ date: Type.Optional(DateText) }) } },
+    async (request, reply) => {
+      const { token } = request.params;
+      const booking = await findManagedBooking(app.db, token, app.now());
+      if (!booking) return notFoundPage(reply);
+      const date = request.query.date ?? '';
+      const errors = date ? moveTargetErrors(date, '07:00', app.now()) : [];
+      return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, 'move', { move: moveState(date, '', await slotsOn(date, errors), errors) }));
+    },
+  );
+
+  /**
+   * A refused change: the page again with the reason. A post repeated after it worked (a double
+   * click, a reload) finds the change already made and is sent where the first one went.
+   */
+  async function refused(reply: FastifyReply, token: string, caught: unknown, view: ManageView, alreadyDone: (booking: Booking) => boolean, move?: () => Promise<ManageMove>) {
+    const error = formError(caught);
+    if (!error) throw caught;
+    if (error.statusCode === 404) return notFoundPage(reply);
+    const current = caught instanceof BookingChangedError || caught instanceof ManageLockedError ? caught.current : await findManagedBooking(app.db, token, app.now());
+    if (!current) return notFoundPage(reply);
+    if (error.statusCode === 409 && alreadyDone(current)) return reply.redirect(`${managePath(token)}?done=${view === 'cancel' ? 'cancelled' : 'moved'}`, 303);
+    reply.headers(error.headers);
+    // The booking changed under the customer: show it as it is now, to look at before trying again.
+    const stale = caught instanceof BookingChangedError || caught instanceof ManageLockedError;
+    return render(reply, error.statusCode, stateOf(token, current, stale ? 'overview' : view, { error: error.message, move: stale || !move ? null : await move() }));
+  }
+
+  app.post(
+    '/booking/manage/:token/cancel',
+    { config: { limit: 'manage', public: true }, schema: { hide: true, params: TokenParams, body: CancelForm } },
+    async (request, reply) => {
+      const { token } = request.params;
+      const version = Number(request.body.version);
+      if (request.body.confirm !== 'yes') {
+        const booking = await findManagedBooking(app.db, token, app.now());
+        return booking ? render(reply, 200, stateOf(token, booking, 'cancel')) : notFoundPage(reply);
+      }
+      try {
+        const booking = await cancelByCustomer(app.db, token, version, options());
+        request.log.info({ bookingId: booking.id }, 'booking cancelled by the customer');
+        return reply.redirect(`${managePath(token)}?done=cancelled`, 303);
+      } catch (caught) {
+        return refused(reply, token, caught, 'cancel', (current) => current.status === 'cancelled');
+      }
+    },
+  );
+
+  app.post(
+    '/booking/manage/:token/move',
+    { config: { limit: 'manage', public: true }, schema: { hide: true, params: TokenParams, body: MoveForm } },
+    async (request, reply) => {
+      const { token } = request.params;
+      const version = Number(request.body.version);
+      const date = request.body.date ?? '';
+      const time = request.body.time ?? '';
+      const booking = await findManagedBooking(app.db, token, app.now());
+      if (!booking) return notFoundPage(reply);
+      if (request.body.confirm !== 'yes') {
+        // The choice is checked as far as it can be without taking the slot; the confirmation then
+        // names the new time, and the change itself checks everything again.
+        const errors = moveTargetErrors(date, time, app.now());
+        if (errors.length === 0 && booking.date === date && booking.time === time) errors.push({ field: 'time', message: MANAGE_MESSAGES.sameSlot });
+        const slots = await slotsOn(date, errors);
+        const reason = errors.length === 0 ? slots?.find((slot) => slot.time === time)?.reason : null;
+        if (reason) {
+          return render(reply, 409, stateOf(token, booking, 'move', { move: moveState(date, time, slots, [{ field: 'time', message: unavailableMessage(reason) }]) }));
+        }
+        const move = moveState(date, time, slots, errors, errors.length === 0 ? appointmentText(date, time) : null);
+        return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, errors.length > 0 ? 'move' : 'confirm-move', { move }));
+      }
+      try {
+        const moved = await moveByCustomer(app.db, token, version, { date, time }, options());
+        request.log.info({ bookingId: moved.id, date: moved.date }, 'booking moved by the customer');
+        return reply.redirect(`${managePath(token)}?done=moved`, 303);
+      } catch (caught) {
+        return refused(
+          reply,
+          token,
+          caught,
+          'move',
+          (current) => current.date === date && current.time === time && current.version !== version,
+          async () => moveState(date, '', await slotsOn(date, [])),
+        );
+      }
+    },
+  );
+};
+
+export default route;

@@ -1,0 +1,138 @@
+/**
+ * What a customer does on their booking's manage page: find it by the link's token, cancel it, or
+ * move it to another slot. Each change is a compare-and-set on bookings.version, the same one staff
+ * status changes use, so a customer and a staff member acting at once cannot overwrite each other:
+ * whoever comes second is told and shown the booking as it is now. Each change is recorded in the
+ * booking's history as made by the customer, and queues its e-mail, in the same transaction.
+ */
+import type { Kysely } from 'kysely';
+import { unavailableMessage } from '../domain/availability.ts';
+import { bookingWindow, slotStartsAt } from '../domain/booking-dates.ts';
+import { isCalendarDate, TIME_SLOTS } from '../domain/booking-rules.ts';
+import { MANAGE_MESSAGES, manageLock, type ManageLock } from '../domain/manage-rules.ts';
+import { MESSAGES } from '../domain/messages.ts';
+import type { Booking, Database } from '../db/database.ts';
+import { findBookingByManageHash, insertStatusChange, lockSlots, moveIfVersion, updateStatusIfVersion } from '../db/bookings.repository.ts';
+import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
+import { queueBookingMail } from '../mail/booking-mail.ts';
+import { currentSlotState } from './availability.service.ts';
+import { hashManageToken, isManageTokenShape } from './manage-link.ts';
+
+/** Who a customer's change is recorded as, in the history staff read. */
+export const CUSTOMER = 'Customer';
+
+export interface ManageOptions {
+  now: Date;
+  /** Changes close this many hours before the appointment. */
+  cutoffHours: number;
+  slotCapacity: number;
+}
+
+/** The instant the appointment starts. */
+export function appointmentStart(booking: Pick<Booking, 'date' | 'time'>): Date {
+  return new Date(slotStartsAt(booking.date, booking.time));
+}
+
+/** Why the booking cannot be changed on its page now, or null when it can. */
+export function lockOf(booking: Booking, options: Pick<ManageOptions, 'now' | 'cutoffHours'>): ManageLock | null {
+  return manageLock(booking.status, appointmentStart(booking).getTime() - options.now.getTime(), options.cutoffHours);
+}
+
+/**
+ * The booking a manage token opens, or undefined: a token of the wrong shape, unknown, or whose
+ * appointment has started (the link works until then).
+ */
+export async function findManagedBooking(db: Kysely<Database>, token: string, now: Date): Promise<Booking | undefined> {
+  if (!isManageTokenShape(token)) return undefined;
+  const booking = await findBookingByManageHash(db, hashManageToken(token));
+  if (!booking || appointmentStart(booking).getTime() <= now.getTime()) return undefined;
+  return booking;
+}
+
+/** 409 carrying the booking as it is now: someone (staff) changed it since the customer looked. */
+export class BookingChangedError extends AppError {
+  constructor(readonly current: Booking) {
+    super(409, 'STALE_BOOKING', MANAGE_MESSAGES.changedMeanwhile);
+  }
+}
+
+/** 409: the booking can no longer be changed online (cancelled, completed, or past the cutoff). */
+export class ManageLockedError extends AppError {
+  constructor(readonly current: Booking, readonly lock: ManageLock) {
+    super(409, 'BOOKING_LOCKED', MANAGE_MESSAGES.locked[lock]);
+  }
+}
+
+/** The booking, still at `version` and open to changes, inside the caller's transaction. */
+async function changeable(trx: Kysely<Database>, token: string, version: number, options: ManageOptions): Promise<Booking> {
+  const current = await findManagedBooking(trx, token, options.now);
+  if (!current) throw notFound(MANAGE_MESSAGES.notFound);
+  if (current.version !== version) throw new BookingChangedError(current);
+  const lock = lockOf(current, options);
+  if (lock) throw new ManageLockedError(current, lock);
+  return current;
+}
+
+export async function cancelByCustomer(db: Kysely<Database>, token: string, version: number, options: ManageOptions): Promise<Booking> {
+  return db.transaction().execute(async (trx) => {
+    const current = await changeable(trx, token, version, options);
+    const updated = await updateStatusIfVersion(trx, current.id, version, 'cancelled');
+    if (!updated) throw new BookingChangedError((await findManagedBooking(trx, token, options.now)) ?? current);
+    await insertStatusChange(trx, { booking_id: current.id, from_status: current.status, to_status: 'cancelled', changed_by: CUSTOMER });
+    await queueBookingMail(trx, { type: 'cancelled', bookingId: current.id, by: 'customer' });
+    return updated;
+  });
+}
+
+/** The field errors of a requested slot, before any database work: a real date in the booking window, one of the slots. */
+export function moveTargetErrors(date: string, time: string, now: Date): { field: string; message: string }[] {
+  if (!date) return [{ field: 'date', message: MESSAGES.dateRequired }];
+  if (!isCalendarDate(date)) return [{ field: 'date', message: MESSAGES.dateInvalid }];
+  const window = bookingWindow(now);
+  if (date < window.min) return [{ field: 'date', message: MESSAGES.datePast }];
+  if (date > window.max) return [{ field: 'date', message: MESSAGES.dateTooFar }];
+  if (!time) return [{ field: 'time', message: MESSAGES.timeRequired }];
+  if (!(TIME_SLOTS as readonly string[]).includes(time)) return [{ field: 'time', message: MESSAGES.timeInvalid }];
+  return [];
+}
+
+/**
+ * Moves the booking to another slot. The new slot is checked under its lock (the one the booking
+ * engine and staff reopenings take), so it cannot be overfilled or taken while being closed.
+ */
+export async function moveByCustomer(
+  db: Kysely<Database>,
+  token: string,
+  version: number,
+  target: { date: string; time: string },
+  options: ManageOptions,
+): Promise<Booking> {
+  const errors = moveTargetErrors(target.date, target.time, options.now);
+  if (errors.length > 0) throw validationFailed(errors);
+  return db.transaction().execute(async (trx) => {
+    const current = await changeable(trx, token, version, options);
+    if (current.date === target.date && current.time === target.time) {
+      throw validationFailed([{ field: 'time', message: MANAGE_MESSAGES.sameSlot }]);
+    }
+    await lockSlots(trx, target.date, [target.time]);
+    const slot = await currentSlotState(trx, target.date, target.time, options.slotCapacity);
+    if (!slot.available) {
+      const message = unavailableMessage(slot.reason!);
+      throw conflict(message, [{ field: 'time', message }]);
+    }
+    const updated = await moveIfVersion(trx, current.id, version, target.date, target.time);
+    if (!updated) throw new BookingChangedError((await findManagedBooking(trx, token, options.now)) ?? current);
+    await insertStatusChange(trx, {
+      booking_id: current.id,
+      from_status: current.status,
+      to_status: current.status,
+      changed_by: CUSTOMER,
+      from_date: current.date,
+      from_time: current.time,
+      to_date: target.date,
+      to_time: target.time,
+    });
+    await queueBookingMail(trx, { type: 'moved', bookingId: current.id, by: 'customer', from: { date: current.date, time: current.time } });
+    return updated;
+  });
+}

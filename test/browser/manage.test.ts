@@ -1,0 +1,96 @@
+/** Issue 11 in Chromium: a customer moves and then cancels their booking on its manage page, with JavaScript and without, and axe finds nothing on any step. */
+import t from 'tap';
+import { baseUrl, buildTestApp, TEST_ADMIN_PASSWORD } from '../helper.ts';
+import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
+import { inDays, originalClientPayload } from '../support/payloads.ts';
+import { manageLinkFor } from '../../src/services/manage-link.ts';
+import { MANAGE_MESSAGES } from '../../src/domain/manage-rules.ts';
+
+t.test('the manage page in Chromium', async (t) => {
+  const app = await buildTestApp(t, { listen: true, env: { BOOKING_SLOT_CAPACITY: '1' } });
+  const browser = await launchBrowser(t);
+  const row = (id: string) => app.db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  for (const javaScript of [true, false]) {
+    t.test(`move, then cancel, ${javaScript ? 'with' : 'without'} JavaScript`, async (t) => {
+      const day = javaScript ? 8 : 9;
+      const created = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ date: inDays(day), time: '09:00' }) });
+      const { id } = created.json();
+      // Another customer holds 10:00 on the day the booking moves to.
+      await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ date: inDays(day + 2), time: '10:00', email: 'other@example.com' }) });
+      const link = (await manageLinkFor(app.db, id, baseUrl(app)))!;
+
+      const { page, problems } = await openPage(browser, javaScript ? 390 : 1280, { javaScript });
+      const ready = async () => {
+        if (javaScript) await waitForHydration(page);
+      };
+      // axe runs in the page, so only where scripts may run; the markup is the server's either way.
+      const noAxeViolations = async (where: string) => {
+        if (javaScript) t.same(await axeViolations(page), [], `no axe violation on ${where}`);
+      };
+      await page.goto(link);
+      await ready();
+      t.equal(await page.title(), 'Manage Your Booking | Auckland Valet Co.');
+      t.ok(await page.getByText(created.json().reference).first().isVisible(), 'the reference is shown');
+      await noAxeViolations('the booking');
+
+      await page.getByRole('link', { name: 'Move booking' }).click();
+      await ready();
+      await page.getByLabel('New date').fill(inDays(day + 2));
+      await page.getByRole('button', { name: 'Show times' }).click();
+      await page.getByRole('group', { name: `Times on ${inDays(day + 2)}` }).waitFor();
+      await ready();
+      t.ok(await page.getByLabel('10:00 — Full').isDisabled(), 'a full time cannot be chosen');
+      await noAxeViolations('the times');
+      await page.getByLabel('11:00', { exact: true }).check();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('button', { name: 'Yes, move my booking' }).waitFor();
+      await ready();
+      await noAxeViolations('the confirmation');
+      t.match(await row(id), { date: inDays(day), time: '09:00' }, 'nothing changes before the confirmation');
+      await page.getByRole('button', { name: 'Yes, move my booking' }).click();
+      await page.getByText(MANAGE_MESSAGES.moved).waitFor();
+      await ready();
+      t.match(await row(id), { date: inDays(day + 2), time: '11:00', version: 2 });
+      t.match(await page.locator('.manage-facts').innerText(), /11:00 am/);
+
+      await page.getByRole('link', { name: 'Cancel booking' }).click();
+      await page.getByRole('button', { name: 'Yes, cancel my booking' }).waitFor();
+      await ready();
+      await noAxeViolations('the cancel confirmation');
+      t.equal((await row(id)).status, 'pending');
+      await page.getByRole('button', { name: 'Yes, cancel my booking' }).click();
+      await page.getByText(MANAGE_MESSAGES.cancelled).waitFor();
+      await ready();
+      t.match(await row(id), { status: 'cancelled', version: 3 });
+      t.equal(await page.getByRole('link', { name: 'Cancel booking' }).count(), 0, 'a cancelled booking has no actions');
+      await noAxeViolations('the cancelled booking');
+      if (process.env.SCREENSHOTS) await page.screenshot({ path: `${process.env.SCREENSHOTS}/manage-${javaScript ? 'js' : 'nojs'}.png`, fullPage: true });
+      // Without JavaScript Chromium reports each module script it does not run as blocked ('csp').
+      const failed = javaScript ? problems.failedRequests : problems.failedRequests.filter((request) => !/\.js csp$/.test(request));
+      t.same({ ...problems, failedRequests: failed }, { consoleErrors: [], failedRequests: [], cspViolations: [] });
+      await page.context().close();
+    });
+  }
+
+  t.test('staff see the customer’s changes in the booking modal', async (t) => {
+    const { page, problems } = await openPage(browser, 1280);
+    await page.goto(`${baseUrl(app)}/dashboard`);
+    await waitForHydration(page);
+    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Booking Dashboard' }).waitFor();
+    await page.locator('.booking-card').first().waitFor();
+    const moved = await app.db.selectFrom('bookings').select('id').where('date', '=', inDays(10)).where('time', '=', '11:00').executeTakeFirstOrThrow();
+    const card = page.locator('.booking-card').filter({ hasText: (await row(moved.id)).reference });
+    await card.getByRole('button', { name: /View Details/ }).click();
+    const modal = page.getByRole('dialog', { name: 'Booking Details' });
+    await modal.locator('.history li').nth(1).waitFor();
+    const lines = await modal.locator('.history li').allInnerTexts();
+    t.match(lines[0], new RegExp(`Moved by Customer from [A-Z][a-z]+ \\d{2}, \\d{4} 09:00 to [A-Z][a-z]+ \\d{2}, \\d{4} 11:00$`));
+    t.match(lines[1], /Customer changed pending → cancelled$/);
+    t.same(await axeViolations(page), [], 'no axe violation with the customer’s changes listed');
+    t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
+    await page.context().close();
+  });
+});
