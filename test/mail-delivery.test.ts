@@ -135,6 +135,46 @@ await forEachBackend(t, async (t, backend) => {
     t.equal((await resend()).statusCode, 409, 'a sent e-mail is not resent');
   });
 
+  t.test("the confirmation's manage link opens the booking; cancelling and moving there tell the customer", async (t) => {
+    const links = async (address: string) => {
+      await until(() => received(address).length >= 1, 'the confirmation');
+      const mail = received(address)[0]!;
+      const inText = /http:\/\/localhost:\d+(\/booking\/manage\/[A-Za-z0-9_-]{43})/.exec(mail.text!);
+      t.ok(inText, 'the plain-text part carries the manage link');
+      t.match(String(mail.html), `href="${inText![0]}"`, 'the HTML part links to it too');
+      return inText![1]!;
+    };
+    const form = (fields: Record<string, string>) => ({
+      method: 'POST' as const,
+      payload: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:80' },
+    });
+
+    const leaving = await book(app, { email: 'leaving@example.co.nz', date: inDays(7), time: '10:00' });
+    const cancelPath = await links('leaving@example.co.nz');
+    const page = await app.inject({ url: cancelPath });
+    t.equal(page.statusCode, 200, 'the link opens the manage page');
+    t.match(page.body, leaving.reference);
+    t.equal((await app.inject({ ...form({ version: '1', confirm: 'yes' }), url: `${cancelPath}/cancel` })).statusCode, 303);
+    await until(() => received('leaving@example.co.nz').length === 2, 'the cancellation');
+    const cancellation = received('leaving@example.co.nz')[1]!;
+    t.match(cancellation.subject, leaving.reference);
+    t.match(invitationOf(cancellation)!, /METHOD:CANCEL/, 'the invitation is withdrawn');
+
+    const moving = await book(app, { email: 'moving@example.co.nz', date: inDays(7), time: '11:00' });
+    const movePath = await links('moving@example.co.nz');
+    const moved = await app.inject({ ...form({ version: '1', date: inDays(8), time: '14:00', confirm: 'yes' }), url: `${movePath}/move` });
+    t.equal(moved.statusCode, 303);
+    await until(() => received('moving@example.co.nz').length === 2, 'the update');
+    const update = received('moving@example.co.nz')[1]!;
+    const event = eventOf(invitationOf(update)!);
+    t.match(invitationOf(update)!, /METHOD:REQUEST/);
+    t.equal(event.uid, `${moving.id}@localhost`, 'the same UID');
+    t.equal(event.start.toISOString(), new Date(slotStartsAt(inDays(8), '14:00')).toISOString(), 'the new time');
+    t.match(invitationOf(update)!, /SEQUENCE:[1-9]/, 'a higher SEQUENCE');
+    t.match(update.text!, movePath, 'the same manage link still works');
+  });
+
   t.test('closing the app lets the send in flight finish', async (t) => {
     let release!: () => void;
     smtp.hold = new Promise((r) => (release = r));

@@ -28,7 +28,7 @@ await forEachBackend(t, async (t, backend) => {
     // The manage page's move: the booking changes and queueBookingMail runs in the same transaction.
     await app.db.transaction().execute(async (trx) => {
       await trx.updateTable('bookings').set((eb) => ({ date: inDays(6), time: '08:00', version: eb('version', '+', 1) })).where('id', '=', moved.id).execute();
-      await queueBookingMail(trx, { type: 'moved', bookingId: moved.id, by: 'customer', from: { date: inDays(4), time: '12:00' } });
+      await queueBookingMail(trx, { type: 'moved', bookingId: moved.id, by: 'customer', from: { date: inDays(4), time: '12:00' } }, app.mail);
     });
     await app.mailer.wake();
     t.equal(reminders().length, 0, 'no reminder before its time');

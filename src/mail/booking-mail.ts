@@ -14,7 +14,7 @@ import { hasLiveReminder, insertOutboxEmails, skipQueuedReminders } from '../db/
 import { manageLinkFor } from '../services/manage-link.ts';
 import { appointmentTimes } from './booking-facts.ts';
 import { bookingInvitation } from './invitation.ts';
-import { currentMailContext, type MailContext } from './mail-context.ts';
+import type { MailContext } from './mail-context.ts';
 import { renderHtml, renderText, type MessageContent } from './message.ts';
 import { customerMessage, staffBookingMessage, staffContactMessage, type CustomerMessageKind } from './templates.ts';
 
@@ -95,7 +95,7 @@ function composeFor(event: BookingMailEvent, booking: Booking, context: MailCont
   }
 }
 
-export async function queueBookingMail(trx: Kysely<Database>, event: BookingMailEvent, context: MailContext = currentMailContext()): Promise<void> {
+export async function queueBookingMail(trx: Kysely<Database>, event: BookingMailEvent, context: MailContext): Promise<void> {
   const booking = await findBooking(trx, event.bookingId);
   if (!booking) throw new Error(`queueBookingMail: no booking ${event.bookingId}`);
   if (event.type === 'cancelled') await skipQueuedReminders(trx, booking.id, 'The booking was cancelled');
@@ -109,7 +109,7 @@ export async function queueBookingMail(trx: Kysely<Database>, event: BookingMail
 }
 
 /** The staff notification of a contact-form message, with Reply-To the sender. */
-export async function queueContactMail(trx: Kysely<Database>, message: ContactMessage, context: MailContext = currentMailContext()): Promise<void> {
+export async function queueContactMail(trx: Kysely<Database>, message: ContactMessage, context: MailContext): Promise<void> {
   await insertOutboxEmails(trx, [outboxRow(staffContactMessage(message, context), { contactMessageId: message.id }, context.now())]);
   context.onQueued?.();
 }

@@ -1,9 +1,8 @@
 /**
  * What composing an e-mail needs besides the booking: who the business is, where the site is,
- * who sends and who on staff receives, and the clock. The mailer plugin registers it when the app
- * is built, so that the services (and the manage page) can queue e-mail with the transaction
- * alone: `queueBookingMail(trx, event)`. One process serves one configuration; a test that builds
- * several apps builds them with the same mail settings, or passes its own context.
+ * who sends and who on staff receives, and the clock. The mailer plugin makes one per app
+ * (`app.mail`), and the services that queue e-mail are handed it, so that several apps in one
+ * process (tests, or a tool) never compose with one another's settings or clock.
  */
 import type { BusinessInfo } from '../domain/business.ts';
 
@@ -19,15 +18,4 @@ export interface MailContext {
   now: () => Date;
   /** Called after e-mail was queued, so the sender looks soon after the transaction commits. */
   onQueued?: () => void;
-}
-
-let registered: MailContext | undefined;
-
-export function registerMailContext(context: MailContext): void {
-  registered = context;
-}
-
-export function currentMailContext(): MailContext {
-  if (!registered) throw new Error('No mail context: the mailer plugin registers it when the app is built');
-  return registered;
 }

@@ -25,12 +25,15 @@ import { newBookingReference } from './booking-reference.ts';
 import { newManageLink } from './manage-link.ts';
 import { quoteForCustomer } from './quote.service.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
+import type { MailContext } from '../mail/mail-context.ts';
 
 export interface BookingOptions {
   now: Date;
   slotCapacity: number;
   /** Upcoming (pending or confirmed) bookings one e-mail address may hold. */
   maxActivePerEmail: number;
+  /** What the confirmation e-mails are composed with (the app's `app.mail`). */
+  mail: MailContext;
   /** Draws a booking reference (tests pass their own to force a collision). */
   newReference?: () => string;
 }
@@ -108,7 +111,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       const stored = await insertBookingUnlessReferenceTaken(trx, { ...booking, ...identity, reference: newReference() });
       if (stored) {
         // The confirmation, the staff notification and the reminder are written with the booking.
-        await queueBookingMail(trx, { type: 'created', bookingId: stored.id });
+        await queueBookingMail(trx, { type: 'created', bookingId: stored.id }, options.mail);
         return stored;
       }
     }

@@ -6,8 +6,9 @@ import { insertContactMessage } from '../db/contact-messages.repository.ts';
 import { validationFailed } from '../errors.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { queueContactMail } from '../mail/booking-mail.ts';
+import type { MailContext } from '../mail/mail-context.ts';
 
-export async function receiveContactMessage(db: Kysely<Database>, raw: ContactInput): Promise<ContactMessage> {
+export async function receiveContactMessage(db: Kysely<Database>, raw: ContactInput, mail: MailContext): Promise<ContactMessage> {
   const input: ContactInput = {
     name: raw.name.trim(),
     email: raw.email.trim(),
@@ -19,7 +20,7 @@ export async function receiveContactMessage(db: Kysely<Database>, raw: ContactIn
   // The staff notification is written with the message, or neither is.
   return inTransaction(db, async (trx) => {
     const saved = await insertContactMessage(trx, input);
-    await queueContactMail(trx, saved);
+    await queueContactMail(trx, saved, mail);
     return saved;
   });
 }

@@ -15,6 +15,7 @@ import type { Booking, Database } from '../db/database.ts';
 import { findBookingByManageHash, insertStatusChange, lockSlots, moveIfVersion, updateStatusIfVersion } from '../db/bookings.repository.ts';
 import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
+import type { MailContext } from '../mail/mail-context.ts';
 import { currentSlotState } from './availability.service.ts';
 import { hashManageToken, isManageTokenShape } from './manage-link.ts';
 
@@ -26,6 +27,8 @@ export interface ManageOptions {
   /** Changes close this many hours before the appointment. */
   cutoffHours: number;
   slotCapacity: number;
+  /** What the customer's e-mails are composed with (the app's `app.mail`). */
+  mail: MailContext;
 }
 
 /** The instant the appointment starts. */
@@ -79,7 +82,7 @@ export async function cancelByCustomer(db: Kysely<Database>, token: string, vers
     const updated = await updateStatusIfVersion(trx, current.id, version, 'cancelled');
     if (!updated) throw new BookingChangedError((await findManagedBooking(trx, token, options.now)) ?? current);
     await insertStatusChange(trx, { booking_id: current.id, from_status: current.status, to_status: 'cancelled', changed_by: CUSTOMER });
-    await queueBookingMail(trx, { type: 'cancelled', bookingId: current.id, by: 'customer' });
+    await queueBookingMail(trx, { type: 'cancelled', bookingId: current.id, by: 'customer' }, options.mail);
     return updated;
   });
 }
@@ -132,7 +135,7 @@ export async function moveByCustomer(
       to_date: target.date,
       to_time: target.time,
     });
-    await queueBookingMail(trx, { type: 'moved', bookingId: current.id, by: 'customer', from: { date: current.date, time: current.time } });
+    await queueBookingMail(trx, { type: 'moved', bookingId: current.id, by: 'customer', from: { date: current.date, time: current.time } }, options.mail);
     return updated;
   });
 }

@@ -24,6 +24,7 @@ import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
 import { currentSlotState } from './availability.service.ts';
 import { isCalendarDate } from '../domain/booking-rules.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
+import type { MailContext } from '../mail/mail-context.ts';
 import { decodeCursorObject, encodeCursor, invalidCursor, isTimestampText, isUuid } from './paging-cursor.ts';
 
 export interface BookingPage {
@@ -105,7 +106,7 @@ export const REOPEN_MESSAGES = {
  * cancelled booking taking its place back is a new claim on the slot: it takes the slot's lock
  * and is refused when the slot is full or closed, exactly as a new booking would be.
  */
-export async function changeBookingStatus(db: Kysely<Database>, change: StatusChangeRequest): Promise<{ booking: Booking; history: BookingStatusChange[] }> {
+export async function changeBookingStatus(db: Kysely<Database>, change: StatusChangeRequest, mail: MailContext): Promise<{ booking: Booking; history: BookingStatusChange[] }> {
   return db.transaction().execute(async (trx) => {
     const current = await findBooking(trx, change.id);
     if (!current) throw notFound('No such booking');
@@ -126,7 +127,7 @@ export async function changeBookingStatus(db: Kysely<Database>, change: StatusCh
     const updated = await updateStatusIfVersion(trx, change.id, change.version, change.to);
     if (!updated) throw new StaleBookingError((await findBooking(trx, change.id))!);
     await insertStatusChange(trx, { booking_id: change.id, from_status: current.status, to_status: change.to, changed_by: change.by });
-    if (change.to === 'confirmed' || change.to === 'cancelled') await queueBookingMail(trx, { type: change.to, bookingId: change.id, by: 'staff' });
+    if (change.to === 'confirmed' || change.to === 'cancelled') await queueBookingMail(trx, { type: change.to, bookingId: change.id, by: 'staff' }, mail);
     return { booking: updated, history: await statusHistory(trx, change.id) };
   });
 }

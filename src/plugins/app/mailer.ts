@@ -16,11 +16,13 @@ import type { Database, OutboxEmail } from '../../db/database.ts';
 import { findBooking } from '../../db/bookings.repository.ts';
 import { claimDueEmails, finishAttempt } from '../../db/outbox.repository.ts';
 import { holdsSlot } from '../../domain/booking-status.ts';
-import { registerMailContext } from '../../mail/mail-context.ts';
+import type { MailContext } from '../../mail/mail-context.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     mailer: Mailer;
+    /** What this app composes e-mail with; handed to the services that queue it. */
+    mail: MailContext;
   }
 }
 
@@ -57,7 +59,7 @@ export default fp(
   async (app) => {
     const { config } = app;
     const mail = config.mail;
-    registerMailContext({
+    app.decorate('mail', {
       business: config.business,
       origin: config.publicOrigin ?? `http://localhost:${config.port}`,
       from: mail.from,
@@ -68,7 +70,7 @@ export default fp(
       onQueued: () => {
         queuedSinceRequest = true;
       },
-    });
+    } satisfies MailContext);
 
     const transport: Transporter | undefined = mail.smtpUrl
       ? nodemailer.createTransport({ url: mail.smtpUrl, connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 } as never)

@@ -176,7 +176,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       try {
         app.formGuard.check(request, reply, body[HONEYPOT_FIELD]);
         const answer = await answerOnce(app.db, { scope: 'booking-form', key: body.submission, payload: values }, async (trx) => {
-          const booking = await createBooking(trx, values, { now, slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail });
+          const booking = await createBooking(trx, values, { now, slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail, mail: app.mail });
           request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
           return { status: 303, body: { location: bookingReceivedUrl(booking.reference) } };
         });

@@ -69,7 +69,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       try {
         app.formGuard.check(request, reply, honeypot);
         const answer = await answerOnce(app.db, { scope: 'contact-form', key: submission, payload: values }, async (trx) => {
-          const saved = await receiveContactMessage(trx, values);
+          const saved = await receiveContactMessage(trx, values, app.mail);
           request.log.info({ contactMessageId: saved.id }, 'contact message received (form post)');
           return { status: 303, body: { location: '/contact?sent=1#send-message' } };
         });

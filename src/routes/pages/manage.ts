@@ -85,7 +85,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     return payload;
   });
 
-  const options = (): ManageOptions => ({ now: app.now(), cutoffHours: app.config.manageCutoffHours, slotCapacity: app.config.bookingSlotCapacity });
+  const options = (): ManageOptions => ({ now: app.now(), cutoffHours: app.config.manageCutoffHours, slotCapacity: app.config.bookingSlotCapacity, mail: app.mail });
 
   function stateOf(token: string, booking: Booking, view: ManageView, extras: Partial<Pick<ManageState, 'notice' | 'error' | 'move'>> = {}): ManageState {
     const lock: ManageLock | null = lockOf(booking, options());

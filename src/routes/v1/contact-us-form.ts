@@ -38,7 +38,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) =>
       sendOnce(reply, app.db, { scope: 'contact-us-form', payload: request.body }, async (trx) => {
         const { name = '', email = '', phone = '', message = '' } = request.body;
-        const saved = await receiveContactMessage(trx, { name, email, phone, message });
+        const saved = await receiveContactMessage(trx, { name, email, phone, message }, app.mail);
         request.log.info({ contactMessageId: saved.id }, 'contact message received');
         return { status: 201, body: { message: MESSAGES.contactReceived, id: saved.id } };
       }),
