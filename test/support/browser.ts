@@ -1,22 +1,11 @@
-/** Debian's Chromium driven by playwright-core, one browser per test file. */
-import { chromium, type Browser, type Page } from 'playwright-core';
+/** Chromium driven by playwright-core, one browser per test file (see ./chromium.ts for which one). */
+import type { Browser, Page } from 'playwright-core';
 import axe from 'axe-core';
 import type { Test } from 'tap';
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launchChromium } from './chromium.ts';
 
 export async function launchBrowser(t: Test): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
+  const browser = await launchChromium();
   t.teardown(() => browser.close());
   return browser;
 }
