@@ -8,10 +8,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { AppError, databaseUnavailable, invalidData, isConnectionError, isDataException, type ErrorBody } from './errors.ts';
-import { loggerOptions } from './logger.ts';
+import { logDestination, loggerOptions } from './logger.ts';
 import { toFieldErrors, validatorCompiler } from './validation.ts';
 import { securityHeaders } from './security-headers.ts';
 import configPlugin from './plugins/app/config.ts';
+import accessLogPlugin from './plugins/app/access-log.ts';
 import jsonBodyPlugin from './plugins/app/json-body.ts';
 import sameOriginPlugin from './plugins/app/same-origin.ts';
 import cookiePlugin from './plugins/external/cookie.ts';
@@ -53,8 +54,12 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const ownDestination = options.logStream || config.logLevel === 'silent' ? undefined : logDestination();
+  const logStream = options.logStream ?? ownDestination;
   const app = Fastify({
-    logger: { ...loggerOptions(config.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) },
+    logger: { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
+    // Replaced by one access line per request (src/plugins/app/access-log.ts).
+    disableRequestLogging: true,
     bodyLimit: config.bodyLimit,
     // Passed as it is: a number is Fastify's hop count (the address that many hops back along
     // X-Forwarded-For), so a client cannot pick its own address by adding entries in front.
@@ -124,7 +129,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return reply.page({ status: 404 });
   });
 
+  if (ownDestination) {
+    app.addHook('onClose', (_instance, done) => {
+      ownDestination.flushSync();
+      done();
+    });
+  }
+
   await app.register(configPlugin, { config, now: options.now });
+  await app.register(accessLogPlugin);
   await app.register(sameOriginPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(cookiePlugin);

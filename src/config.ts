@@ -23,6 +23,7 @@ export const EnvSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
+  LOG_REQUESTS: Type.Union([Type.Literal('all'), Type.Literal('errors'), Type.Literal('none')], { default: 'all' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   DB_POOL_MAX: Type.Union([Positive], { default: 10 }),
@@ -76,6 +77,8 @@ export interface Config {
   port: number;
   host: string;
   logLevel: Env['LOG_LEVEL'];
+  /** Which requests get an access line: every one, only answers with status 400 or above, or none. */
+  logRequests: Env['LOG_REQUESTS'];
   /** PostgreSQL server; when absent the embedded PGlite database in `dataDir` is used. */
   databaseUrl: string | undefined;
   /** Directory of the embedded database, or `memory://` for one that lives in memory only. */
@@ -175,6 +178,7 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     port: env.PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
+    logRequests: env.LOG_REQUESTS,
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     db: { poolMax: env.DB_POOL_MAX, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS },

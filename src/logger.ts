@@ -3,7 +3,7 @@
  * replaced by "[Redacted]" (customers' names, contact details, addresses, notes; staff passwords;
  * cookies and authorization headers), and the secret token of a manage page's address.
  */
-import type { LoggerOptions } from 'pino';
+import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
 const PERSONAL_KEYS = [
   'name',
@@ -56,4 +56,12 @@ export function loggerOptions(level: string): LoggerOptions {
       req: (req: LoggedRequest) => ({ method: req.method, url: withoutSecrets(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
     },
   };
+}
+
+/**
+ * Standard output, written asynchronously: a log line never waits for the terminal or the pipe
+ * reading it. Lines still buffered are written out by `flush` when the app closes.
+ */
+export function logDestination(): DestinationStream & { flushSync(): void } {
+  return pino.destination({ dest: 1, sync: false });
 }

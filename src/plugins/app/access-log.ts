@@ -1,0 +1,32 @@
+/**
+ * One access line per request, written once the answer is sent: method, path, status, time and
+ * (from the request's logger) the request id. Fastify's own two lines per request are switched
+ * off in src/app.ts: they carried the full URL, whose query string holds staff searches (names,
+ * e-mail addresses), and they cost about a quarter of a cached page's throughput.
+ */
+import fp from 'fastify-plugin';
+import pino from 'pino';
+
+/** The path without its query string: searches and filters can name customers. */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+export default fp(
+  async (app) => {
+    const mode = app.config.logRequests;
+    const infoEnabled = (pino.levels.values[app.log.level] ?? Infinity) <= pino.levels.values.info!;
+    if (mode === 'none' || !infoEnabled) return;
+    const minimumStatus = mode === 'errors' ? 400 : 0;
+    // A callback hook, not an async one: it runs on every request.
+    app.addHook('onResponse', (request, reply, done) => {
+      const status = reply.statusCode;
+      if (status >= minimumStatus) {
+        request.log.info({ method: request.method, path: pathOf(request.url), status, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+      }
+      done();
+    });
+  },
+  { name: 'access-log', dependencies: ['config'] },
+);
