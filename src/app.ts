@@ -3,7 +3,7 @@
  * configuration and use `inject`; only src/server.ts listens.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
@@ -58,8 +58,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const logStream = options.logStream ?? ownDestination;
   const app = Fastify({
     logger: { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
-    // Replaced by one access line per request (src/plugins/app/access-log.ts).
-    disableRequestLogging: true,
+    // Fastify's two lines per request are replaced by one access line (src/plugins/app/access-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
     // Passed as it is: a number is Fastify's hop count (the address that many hops back along
     // X-Forwarded-For), so a client cannot pick its own address by adding entries in front.

@@ -5,12 +5,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { ROOT_DIR } from '../src/paths.ts';
 import { createServerDatabase, TEST_ADMIN_PASSWORD } from './helper.ts';
+import { freePort, waitFor } from './support/server-process.ts';
 
 interface FinalStage {
   copies: { from: string | undefined; sources: string[]; target: string }[];
@@ -35,25 +35,6 @@ function parseFinalStage(dockerfile: string): FinalStage {
     }
   }
   return stage;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return false;
 }
 
 t.test('the Docker image boots from its final stage alone and shuts down gracefully', async (t) => {

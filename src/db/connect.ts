@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 
 export interface DatabaseOptions {
   databaseUrl: string | undefined;
@@ -66,12 +67,19 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   const inMemory = options.dataDir === 'memory://';
   if (!inMemory) await mkdir(options.dataDir, { recursive: true });
+  const unlock = inMemory ? () => {} : lockDataDir(options.dataDir);
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const pglite = await PGlite.create({
-    dataDir: inMemory ? undefined : options.dataDir,
-    loadDataDir: inMemory ? options.pgliteSnapshot : undefined,
-    extensions: { pg_trgm },
-  });
+  let pglite;
+  try {
+    pglite = await PGlite.create({
+      dataDir: inMemory ? undefined : options.dataDir,
+      loadDataDir: inMemory ? options.pgliteSnapshot : undefined,
+      extensions: { pg_trgm },
+    });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
@@ -81,6 +89,7 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
     close: async () => {
       await db.destroy();
       await pglite.close();
+      unlock();
     },
   };
 }
