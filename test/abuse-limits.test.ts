@@ -1,6 +1,6 @@
 /** Issue 12, finding 3: abuse limits that hold whatever the door, and the forms' bot checks. */
 import { createHmac } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { connectTestRedis, TEST_REDIS_URL } from './support/redis.ts';
 import t from 'tap';
 import { buildTestApp, TEST_ADMIN_PASSWORD } from './helper.ts';
 import { inDays, originalClientPayload } from './support/payloads.ts';
@@ -132,18 +132,10 @@ t.test('caps and bot checks', async (t) => {
 });
 
 t.test('with REDIS_URL, two instances share one budget', async (t) => {
-  const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-  const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    await probe.ping();
-  } catch (error) {
-    probe.disconnect();
-    throw new Error(`Redis is not reachable at ${redisUrl} (${(error as Error).message}): start redis-server, or set TEST_REDIS_URL to one`);
-  }
+  const probe = await connectTestRedis();
   // A key space of this run's own, so parallel runs do not share counters.
   const address = `192.0.2.${Math.floor(Math.random() * 250) + 1}`;
-  const env = { REDIS_URL: redisUrl, RATE_LIMIT_FORMS_MAX: '2' };
+  const env = { REDIS_URL: TEST_REDIS_URL, RATE_LIMIT_FORMS_MAX: '2' };
   // One after the other: two embedded databases starting at once can outlast the plugin timeout on a busy machine.
   const one = await buildTestApp(t, { env });
   const two = await buildTestApp(t, { env });
