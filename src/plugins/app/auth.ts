@@ -72,7 +72,7 @@ export default fp(
     });
 
     function sessionIdOf(request: FastifyRequest): string | undefined {
-      const value = request.cookies[cookieName];
+      const value = app.cookieOf(request, cookieName);
       return typeof value === 'string' && value.length > 0 ? value : undefined;
     }
 
@@ -121,5 +121,5 @@ export default fp(
       request.staff = { name: session.staff_name };
     });
   },
-  { name: 'auth', dependencies: ['config', 'database', 'rate-limit'] },
+  { name: 'auth', dependencies: ['config', 'database', 'rate-limit', 'cookie'] },
 );

@@ -58,7 +58,7 @@ export default fp(
 
     /** When the visitor's form was served, if their cookie is ours and not expired. */
     function servedAt(request: FastifyRequest): number | undefined {
-      const [time = '', mac = ''] = (request.cookies[COOKIE] ?? '').split('.');
+      const [time = '', mac = ''] = (app.cookieOf(request, COOKIE) ?? '').split('.');
       if (!key || !/^\d{1,15}$/.test(time)) return undefined;
       const expected = Buffer.from(sign(time));
       const given = Buffer.from(mac);
