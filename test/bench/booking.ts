@@ -1,0 +1,161 @@
+/**
+ * `npm run bench` (third part): the built server as a process of its own.
+ * - Cold start: `node dist/server/server.js` on a fresh embedded database, until /readyz answers.
+ * - Bookings: `POST /v1/create-booking` on PostgreSQL (BENCH_DATABASE_URL, else a fresh database
+ *   on TEST_DATABASE_URL's server) at 50 connections, each request another date, time and
+ *   e-mail address so that capacity never refuses, beside a raw `pg` INSERT of the same row at
+ *   the same concurrency: the limit the database sets (target ≥ 0.5× with p99 ≤ 25 ms).
+ * - The server's RSS at the end of each run (target ≤ 150 MB).
+ * Prints a markdown table.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { ROOT_DIR } from '../../src/paths.ts';
+import { freePort } from '../support/server-process.ts';
+import { bookingRow, inDays, originalClientPayload } from '../support/payloads.ts';
+import { TIME_SLOTS } from '../../src/domain/schedule.ts';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 50;
+const PASSWORD = 'benchmark-only-password';
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; readyMs: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT_DIR, 'dist/server/server.js')], {
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ADMIN_PASSWORD: PASSWORD, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const ready = await fetch(`${base}/readyz`).then((res) => res.status === 200, () => false);
+    if (ready) return { child, base, readyMs: performance.now() - started };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function rssMb(child: ChildProcess): Promise<number> {
+  const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Request `i`'s slot: 28 days × 14 times, and its own e-mail address. */
+function slotOf(i: number) {
+  return { date: inDays(2 + (Math.floor(i / TIME_SLOTS.length) % 28)), time: TIME_SLOTS[i % TIME_SLOTS.length]!, email: `bench.${i}@example.com` };
+}
+
+async function serverDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, drop: async () => {} };
+  const server = process.env.TEST_DATABASE_URL;
+  if (!server) return undefined;
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: server });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+const rows: string[] = [];
+
+// Cold start on the embedded database.
+const dataDir = await mkdtemp(path.join(tmpdir(), 'valet-bench-'));
+try {
+  const cold = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  rows.push(`| cold start to /readyz, embedded database (first start: initdb) | ${(cold.readyMs / 1000).toFixed(1)} s | | | | ${(await rssMb(cold.child)).toFixed(0)} MB |`);
+  await stop(cold.child);
+  const warm = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  rows.push(`| start to /readyz, embedded database (existing files) | ${(warm.readyMs / 1000).toFixed(1)} s | | | | ${(await rssMb(warm.child)).toFixed(0)} MB |`);
+  await stop(warm.child);
+} finally {
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+const database = await serverDatabase();
+if (!database) {
+  rows.push('| POST /v1/create-booking on PostgreSQL | not run: set BENCH_DATABASE_URL or TEST_DATABASE_URL | | | | |');
+} else {
+  try {
+    const server = await startServer({
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_FORMS_MAX: '1000000000',
+      RATE_LIMIT_BOOKINGS_PER_DAY: '1000000000',
+      BOOKING_MAX_ACTIVE_PER_EMAIL: '1000',
+      BOOKING_SLOT_CAPACITY: '100000',
+      DB_POOL_MAX: '20',
+    });
+    let next = 0;
+    const result = await autocannon({
+      url: `${server.base}/v1/create-booking`,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (request) => ({ ...request, body: JSON.stringify(originalClientPayload(slotOf(next++))) }),
+        },
+      ],
+    });
+    const appRss = await rssMb(server.child);
+    await stop(server.child);
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`create-booking: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+
+    // The same row, straight into the table, at the same concurrency.
+    const pool = new pg.Pool({ connectionString: database.url, max: CONNECTIONS });
+    const columns = Object.keys(bookingRow());
+    const insert = `INSERT INTO bookings (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
+    const latencies: number[] = [];
+    let count = 0;
+    const deadline = performance.now() + DURATION * 1000;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (performance.now() < deadline) {
+          const { date, time, email } = slotOf(next++);
+          const values = Object.values(bookingRow({ date, time, email }));
+          const started = performance.now();
+          await pool.query(insert, values);
+          latencies.push(performance.now() - started);
+          count += 1;
+        }
+      }),
+    );
+    await pool.end();
+    latencies.sort((a, b) => a - b);
+    const rawRate = count / DURATION;
+    const rawP99 = latencies[Math.floor(latencies.length * 0.99)] ?? 0;
+    rows.push(
+      `| POST /v1/create-booking, PostgreSQL, ${CONNECTIONS} connections (target ≥ 0.5×, p99 ≤ 25 ms) | ${result.requests.average.toFixed(0)} req/s | ${result.latency.p99} ms | ${(result.requests.average / rawRate).toFixed(2)}× | ${rawRate.toFixed(0)} rows/s, p99 ${rawP99.toFixed(1)} ms | ${appRss.toFixed(0)} MB |`,
+    );
+  } finally {
+    await database.drop();
+  }
+}
+
+console.log('\nThe built server as its own process (request logging on for the bookings)\n');
+console.log('| run | result | p99 | against raw `pg` INSERT | raw `pg` INSERT | server RSS at the end (target ≤ 150 MB) |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const row of rows) console.log(row);
