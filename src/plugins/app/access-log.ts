@@ -6,8 +6,9 @@
  */
 import fp from 'fastify-plugin';
 import pino from 'pino';
+import { withoutSecrets } from '../../logger.ts';
 
-/** The path without its query string: searches and filters can name customers. */
+/** The path without its query string: searches and filters can name customers. (withoutSecrets then masks a manage page's token.) */
 export function pathOf(url: string): string {
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
@@ -23,7 +24,7 @@ export default fp(
     app.addHook('onResponse', (request, reply, done) => {
       const status = reply.statusCode;
       if (status >= minimumStatus) {
-        request.log.info({ method: request.method, path: pathOf(request.url), status, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+        request.log.info({ method: request.method, path: withoutSecrets(pathOf(request.url)), status, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
       }
       done();
     });
