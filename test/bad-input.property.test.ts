@@ -285,7 +285,8 @@ const contactForm: FormShape = {
 
 // ---------------------------------------------------------------- GET /v1/availability
 
-const queryValue = (value: string) => encodeURIComponent(value);
+/** Percent-encoded as a browser would (a lone surrogate becomes U+FFFD; encodeURIComponent would throw). */
+const queryValue = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
 
 const availabilityCases: fc.Arbitrary<Case> = fc.oneof(
   impossibleDate.map((date) => ({ kind: 'impossible date', query: `date=${queryValue(date)}` })),
