@@ -316,7 +316,7 @@ function isErrorBody(body: unknown): boolean {
   );
 }
 
-type Table = 'bookings' | 'contact_messages' | 'staff_sessions' | 'booking_status_changes';
+type Table = 'bookings' | 'contact_messages' | 'staff_sessions' | 'booking_status_changes' | 'outbox_emails';
 
 async function rowCount(app: App, table: Table): Promise<number> {
   const { count } = await app.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
@@ -346,7 +346,7 @@ forEachBackend(t, async (t, backend) => {
       fc.asyncProperty(arbitrary, (c) => refused(app, tables, c, allowed)),
       { numRuns: NUM_RUNS },
     );
-  const all: Table[] = ['bookings', 'contact_messages', 'staff_sessions', 'booking_status_changes'];
+  const all: Table[] = ['bookings', 'contact_messages', 'staff_sessions', 'booking_status_changes', 'outbox_emails'];
 
   t.test('the valid requests the cases are made from are accepted (so each refusal is for its break)', async (t) => {
     const booked = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: bookingShape.valid });

@@ -5,7 +5,7 @@
  * under such a name, are shown as plain text in every staff view and neutralised in the CSV.
  * Chromium: no dialog, no payload run, no element made from them, no CSP violation.
  *
- * Each staff view is one entry of VIEWS; a new view (the E-mails view) is one more entry.
+ * Each staff view is one entry of VIEWS; a new view is one more entry.
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
@@ -50,15 +50,15 @@ const bookingText = {
   postalCode: payload(BOOKING_LIMITS.postalCode),
   landmark: payload(BOOKING_LIMITS.landmark),
   name: payload(BOOKING_LIMITS.name),
-  // No spaces and one @: the e-mail rule's only demands.
-  email: `<script>${RUN}</script><img/src=x/onerror=${RUN}>@example.com`,
+  // What the e-mail rule (WHATWG's) lets through: quotes, =, /, &, braces, no angle brackets.
+  email: `=x'/onfocus='${RUN}'&{{constructor}}@example.com`,
   notes: `${payload(BOOKING_LIMITS.notes)}\n=HYPERLINK("javascript:${RUN}","click")`,
 };
 // The service, size, date, time, region and phone only take listed values or digits.
 
 const messageText = {
   name: payload(CONTACT_LIMITS.name),
-  email: `javascript:${RUN}//"><img/src=x/onerror=${RUN}>@example.com`,
+  email: `+x'/onmouseover='${RUN}'?cc=all#&{x}@example.com`,
   message: `${payload(CONTACT_LIMITS.message)}\n<iframe src="javascript:${RUN}"></iframe>`,
 };
 
@@ -71,6 +71,8 @@ interface View {
   open(page: Page): Promise<void>;
   /** The texts it must show literally. */
   shows: string[];
+  /** Where they are read from (default: the main element as shown). */
+  text?(page: Page): Promise<string>;
   /** Leaves the view as the next one expects the dashboard. */
   close?(page: Page): Promise<void>;
 }
@@ -119,17 +121,41 @@ const VIEWS: View[] = [
     },
     shows: [messageText.name, messageText.email, ...lines(messageText.message)],
   },
+  {
+    name: 'the E-mails view, with the preview of the message sent to staff',
+    open: async (page) => {
+      await page.getByRole('button', { name: /^E-mails/ }).click();
+      const email = page.locator('.email').filter({ hasText: 'Contact message (staff)' });
+      await email.getByRole('button', { name: /^Preview/ }).click();
+      await page.locator('.email-text').waitFor({ state: 'attached' });
+      await page.frameLocator('.email-frame').locator('body').waitFor();
+    },
+    // The text part is folded away: read as text, not as shown.
+    text: async (page) => (await page.locator('.email-preview').textContent()) ?? '',
+    shows: [messageText.name, messageText.email, ...lines(messageText.message)],
+  },
 ];
 
-/** Everything in the document that a payload would have made, if one had become markup. */
-const madeByPayload = (page: Page) =>
-  page.evaluate(
-    (marker) =>
-      [...document.querySelectorAll(`${marker}, img[src="x"], svg[onload], iframe, [onerror], [onload], a[href^="javascript:" i], script:not([src]):not([type="application/json"]):not([type="application/ld+json"])`)].map(
-        (el) => el.outerHTML.slice(0, 120),
+/**
+ * Everything in the page, and in its frames (the e-mail preview's sandboxed one), that a payload
+ * would have made, if one had become markup.
+ */
+const madeByPayload = async (page: Page) =>
+  (
+    await Promise.all(
+      page.frames().map((frame) =>
+        frame.evaluate(
+          (marker) =>
+            [
+              ...document.querySelectorAll(
+                `${marker}, img[src="x"], svg[onload], iframe:not(.email-frame), [onerror], [onload], [onfocus], [onmouseover], a[href^="javascript:" i], script:not([src]):not([type="application/json"]):not([type="application/ld+json"])`,
+              ),
+            ].map((el) => el.outerHTML.slice(0, 120)),
+          MARKER,
+        ),
       ),
-    MARKER,
-  );
+    )
+  ).flat();
 
 t.test('stored script injection is inert in every staff view and in the CSV', async (t: Test) => {
   const browser = await launchBrowser(t);
@@ -155,13 +181,14 @@ t.test('stored script injection is inert in every staff view and in the CSV', as
 
   for (const view of VIEWS) {
     await view.open(page);
-    const text = await page.locator('main').innerText();
+    const text = view.text ? await view.text(page) : await page.locator('main').innerText();
     for (const expected of view.shows) t.ok(text.includes(expected), `${view.name} shows ${JSON.stringify(expected.slice(0, 40))}… as text`);
     t.same(await madeByPayload(page), [], `${view.name}: no element made from a payload`);
     t.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, `${view.name}: no payload ran`);
     await view.close?.(page);
   }
 
+  await page.getByRole('button', { name: /^Messages/ }).click();
   const mailto = await page.locator('.message a[href^="mailto:"]').getAttribute('href');
   t.notMatch(mailto, /[<>"\s?#&]/, 'the mailto link holds the address encoded');
   t.equal(decodeURIComponent(mailto!.slice('mailto:'.length)), messageText.email);
