@@ -3,12 +3,10 @@
  * of the payload key it fills, so the same markup posts as a plain HTML form without JavaScript.
  */
 import type { ChangeEvent, ReactNode } from 'react';
-import type { FieldError } from '#domain/messages.ts';
 import './Field.css';
 
-export function errorFor(errors: readonly FieldError[], field: string): string | undefined {
-  return errors.find((error) => error.field === field)?.message;
-}
+// Step 1 of the booking wizard needs only these, without the controls below (its first load stays small).
+export { errorFor, focusFirstError } from './field-errors.ts';
 
 interface BaseProps {
   /** Prefix that keeps ids unique when two forms share a page. */
@@ -147,12 +145,4 @@ export function SelectField(props: SelectFieldProps) {
       </select>
     </FieldShell>
   );
-}
-
-/** Moves focus to the control of the first error, so keyboard and screen-reader users land on it. */
-export function focusFirstError(idPrefix: string, errors: readonly FieldError[]): void {
-  const first = errors[0];
-  if (!first) return;
-  const control = document.getElementById(`${idPrefix}-${first.field}`) ?? document.querySelector<HTMLElement>(`[name="${first.field}"]`);
-  control?.focus();
 }

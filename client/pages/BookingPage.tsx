@@ -19,7 +19,7 @@ import {
 } from '#domain/booking-rules.ts';
 import { PACKAGES } from '#domain/catalogue.ts';
 import { MESSAGES, type FieldError } from '#domain/messages.ts';
-import { focusFirstError } from '../components/Field.tsx';
+import { focusFirstError } from '../components/field-errors.ts';
 import { Icon } from '../components/Icon.tsx';
 import { BookingSummary } from '../components/booking/BookingSummary.tsx';
 import { laterSteps, loadLaterSteps, type LaterStepsModule } from '../components/booking/later-steps-loader.ts';

@@ -62,7 +62,8 @@ export function loadClientAssets(clientDir: string): ClientAssets {
     // A lazy part's script is fetched when needed, but the server renders it too (the booking
     // wizard's later steps without JavaScript), so its stylesheet is linked with the page.
     for (const lazyPart of chunk.dynamicImports ?? []) visit(lazyPart, true);
-    pages[name] = { scripts, styles };
+    // A stylesheet imported from two chunks (Field.css) is listed by both: linked once, where it first comes.
+    pages[name] = { scripts, styles: [...new Set(styles)] };
   }
   return { script: `/${entry.file}`, styles: (entry.css ?? []).map((file) => `/${file}`), pages };
 }

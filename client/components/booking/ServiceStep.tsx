@@ -16,7 +16,7 @@ import {
   lowestPrice,
   type ServicePackage,
 } from '#domain/catalogue.ts';
-import { errorFor } from '../Field.tsx';
+import { errorFor } from '../field-errors.ts';
 import { CheckList } from '../CheckList.tsx';
 import { Icon } from '../Icon.tsx';
 import type { StepProps } from './types.ts';

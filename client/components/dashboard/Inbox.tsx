@@ -1,5 +1,6 @@
 /** Messages from the contact form, newest first, marked read or unread. */
 import { useEffect, useState } from 'react';
+import { mailtoHref, telHref } from '../../lib/contact-links.ts';
 import { ApiError, staffApi, type ContactMessageDto } from '../../lib/staff-api.ts';
 import { dateTime } from './format.ts';
 import './Inbox.css';
@@ -68,7 +69,7 @@ export function Inbox({ onSignedOut, onUnread }: { onSignedOut(): void; onUnread
                 </time>
               </div>
               <p className="message-contact">
-                <a href={`mailto:${message.email}`}>{message.email}</a> · <a href={`tel:${message.phone.replace(/[^\d+]/g, '')}`}>{message.phone}</a>
+                <a href={mailtoHref(message.email)}>{message.email}</a> · <a href={telHref(message.phone)}>{message.phone}</a>
               </p>
               <p className="message-text">{message.message}</p>
               <button type="button" className="button button-ghost button-small" onClick={() => mark(message)}>

@@ -5,43 +5,14 @@
  * opened, and it imports nothing the public pages use (the times and weekdays come with the page),
  * so that it adds nothing to their bundles.
  */
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { FieldError } from '#domain/messages.ts';
 import type { ScheduleShape, Weekday } from '#domain/schedule.ts';
+import { SelectField, TextField, errorFor } from '../Field.tsx';
 import { ApiError, staffApi, type BookingDto, type ClosureListItem } from '../../lib/staff-api.ts';
 import { BookingLine } from './BookingLine.tsx';
 import { longDate } from './format.ts';
 import './ScheduleView.css';
-
-/**
- * A labelled control with its message beside it: the shell of client/components/Field.tsx, kept
- * apart on purpose, since importing that module here would split it out of the chunk the booking
- * and contact pages share and push the booking page over its 80 KB budget.
- */
-function Labelled({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: ReactNode }) {
-  return (
-    <div className={error ? 'field has-error' : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      {hint && (
-        <p className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {children}
-      {error && (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-/** The attributes tying a control to its hint and message. */
-function described(id: string, error: string | undefined, hint = false) {
-  const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': ids || undefined };
-}
 
 const capitalised = (day: string) => day[0]!.toUpperCase() + day.slice(1);
 
@@ -160,7 +131,7 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
   };
 
   const toggleDay = (day: Weekday, on: boolean) => setWeekly((days) => shape.weekdays.filter((d) => (d === day ? on : (days ?? []).includes(d))));
-  const error = (field: string) => errors.find((e) => e.field === field)?.message;
+  const error = (field: string) => errorFor(errors, field);
 
   return (
     <section className="schedule-view" aria-labelledby="schedule-title">
@@ -176,22 +147,19 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
               {closeError}
             </p>
           )}
-          <Labelled id="closure-date" label="Date" error={error('date')}>
-            <input {...described('closure-date', error('date'))} type="date" required min={today} value={draft.date} onChange={(e) => setDraft((d) => ({ ...d, date: e.target.value }))} />
-          </Labelled>
-          <Labelled id="closure-time" label="Time" error={error('time')}>
-            <select {...described('closure-time', error('time'))} value={draft.time} onChange={(e) => setDraft((d) => ({ ...d, time: e.target.value }))}>
-              <option value="">The whole day</option>
-              {shape.times.map((time) => (
-                <option key={time} value={time}>
-                  {time}
-                </option>
-              ))}
-            </select>
-          </Labelled>
-          <Labelled id="closure-reason" label="Reason" hint="For staff only, e.g. Public holiday, van at the mechanic" error={error('reason')}>
-            <input {...described('closure-reason', error('reason'), true)} required maxLength={shape.reasonMax} value={draft.reason} onChange={(e) => setDraft((d) => ({ ...d, reason: e.target.value }))} />
-          </Labelled>
+          <TextField idPrefix="closure" name="date" label="Date" type="date" nativeRequired min={today} value={draft.date} error={error('date')} onChange={(date) => setDraft((d) => ({ ...d, date }))} />
+          <SelectField idPrefix="closure" name="time" label="Time" placeholder="The whole day" options={shape.times} value={draft.time} error={error('time')} onChange={(time) => setDraft((d) => ({ ...d, time }))} />
+          <TextField
+            idPrefix="closure"
+            name="reason"
+            label="Reason"
+            hint="For staff only, e.g. Public holiday, van at the mechanic"
+            nativeRequired
+            maxLength={shape.reasonMax}
+            value={draft.reason}
+            error={error('reason')}
+            onChange={(reason) => setDraft((d) => ({ ...d, reason }))}
+          />
           <button type="submit" className="button button-accent" disabled={busy}>
             Close
           </button>
@@ -237,12 +205,8 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
       <section className="card closures" aria-labelledby="closures-title">
         <h3 id="closures-title">Closed dates and times</h3>
         <div className="field-row">
-          <Labelled id="closures-from" label="From">
-            <input id="closures-from" type="date" value={list?.from ?? ''} onChange={(e) => e.target.value && setQuery({ from: e.target.value, to: list?.to ?? '' })} />
-          </Labelled>
-          <Labelled id="closures-to" label="To">
-            <input id="closures-to" type="date" value={list?.to ?? ''} onChange={(e) => e.target.value && setQuery({ from: list?.from ?? '', to: e.target.value })} />
-          </Labelled>
+          <TextField idPrefix="closures" name="from" label="From" type="date" value={list?.from ?? ''} error={undefined} onChange={(from) => from && setQuery({ from, to: list?.to ?? '' })} />
+          <TextField idPrefix="closures" name="to" label="To" type="date" value={list?.to ?? ''} error={undefined} onChange={(to) => to && setQuery({ from: list?.from ?? '', to })} />
         </div>
         {listError && (
           <p className="notice notice-error" role="alert">

@@ -32,6 +32,7 @@ import { availabilityOn } from '../../services/availability.service.ts';
 import { createBooking } from '../../services/booking.service.ts';
 import { answerOnce } from '../../services/idempotency.service.ts';
 import { submissionKey } from '../v1/idempotency.ts';
+import { formPostOnly } from './form-post.ts';
 import { quoteForWizard } from '../../services/quote.service.ts';
 import type { Quote } from '../../domain/pricing.ts';
 import type { BookingState, WizardStep } from '#client/page-state.ts';
@@ -128,6 +129,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       // Only the last step writes a booking, so only it spends the booking budget; the steps
       // before it (and Back) have a generous budget of their own.
       config: { limit: (request) => (isFinalStep(request.body as BookingFormBody | undefined) ? 'booking' : 'wizardStep') },
+      onRequest: formPostOnly,
       schema: { hide: true, body: BookingForm },
     },
     async (request, reply) => {

@@ -22,6 +22,7 @@ import { answerOnce } from '../../services/idempotency.service.ts';
 import type { ContactState } from '#client/page-state.ts';
 import { ContactBody } from '../v1/contact-us-form.ts';
 import { submissionKey } from '../v1/idempotency.ts';
+import { formPostOnly } from './form-post.ts';
 
 const EMPTY: ContactInput = { name: '', email: '', phone: '', message: '' };
 
@@ -62,7 +63,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/contact',
-    { config: { limit: 'contact' }, schema: { hide: true, body: ContactForm } },
+    { config: { limit: 'contact' }, onRequest: formPostOnly, schema: { hide: true, body: ContactForm } },
     async (request, reply) => {
       const { [HONEYPOT_FIELD]: honeypot, submission, ...fields } = request.body;
       const values: ContactInput = { ...EMPTY, ...fields };

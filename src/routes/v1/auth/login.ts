@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorSchema } from '#api/schemas.ts';
+import { MESSAGES } from '../../../domain/messages.ts';
 import { errorResponses } from '../schemas.ts';
 
 export const WRONG_PASSWORD_MESSAGE = 'Incorrect password';
@@ -17,7 +18,15 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Object(
           {
             password: Type.String({ minLength: 1, maxLength: 200 }),
-            name: Type.Optional(Type.String({ maxLength: 60, description: 'Who is signing in, shown in booking status histories' })),
+            name: Type.Optional(
+              Type.String({
+                maxLength: 60,
+                // Shown in booking status histories: one line, no control characters (tab allowed, as in the shared text rules).
+                pattern: '^[^\\x00-\\x08\\x0A-\\x1F]*$',
+                errorMessage: { pattern: MESSAGES.controlCharacters },
+                description: 'Who is signing in, shown in booking status histories',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
