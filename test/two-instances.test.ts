@@ -11,6 +11,7 @@ import { createServerDatabase, TEST_ADMIN_PASSWORD } from './helper.ts';
 import { inDays, originalClientPayload } from './support/payloads.ts';
 import { connectTestRedis, TEST_REDIS_URL } from './support/redis.ts';
 import { startBuiltServer, waitFor, type ServerProcess } from './support/server-process.ts';
+import { startSmtp, until } from './support/smtp.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
 
@@ -26,7 +27,11 @@ t.test('two instances on one PostgreSQL keep every promise across both', { skip:
   });
 
   const databaseUrl = await createServerDatabase(t);
+  // Both instances' senders deliver the one outbox to this server.
+  const smtp = await startSmtp(t);
   const env = {
+    SMTP_URL: smtp.url,
+    MAIL_POLL_MS: '100',
     DATABASE_URL: databaseUrl,
     REDIS_URL: TEST_REDIS_URL,
     TRUST_PROXY: '127.0.0.1',
@@ -91,5 +96,23 @@ t.test('two instances on one PostgreSQL keep every promise across both', { skip:
     const logout = await fetch(`${instances[1]!.base}/v1/auth/logout`, { method: 'POST', headers: { cookie } });
     t.equal(logout.status, 204, 'signed out on the other instance');
     t.equal((await fetch(`${instances[0]!.base}/v1/getall-booking`, { headers: { cookie } })).status, 401, 'which ends it on the first');
+  });
+
+  t.test('every outbox e-mail is delivered once, whichever instance sends it', async (t) => {
+    const bookings = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        post(i, '/v1/create-booking', originalClientPayload({ name: `Mail Check ${i}`, email: `mail.check.${i}@example.co.nz`, date: inDays(8 + (i % 4)), time: `${10 + Math.floor(i / 4)}:00` }), `${prefix}.${60 + i}`),
+      ),
+    );
+    t.same(bookings.map((answer) => answer.status), Array(12).fill(201));
+    // Everything due now (a reminder waits for its day): each booking's confirmation and staff notification.
+    const due = async () => (await db.query(`SELECT status, count(*)::int AS n FROM outbox_emails WHERE kind <> 'booking-reminder' GROUP BY status`)).rows as { status: string; n: number }[];
+    await until(async () => (await due()).every((row) => row.status === 'sent'), 'every due e-mail sent', 30_000);
+    const sent = (await due()).find((row) => row.status === 'sent')!.n;
+    t.ok(sent >= 2 * 14, `${sent} e-mails sent`);
+    t.equal(smtp.received.length, sent, 'the SMTP server received each once');
+    t.equal(new Set(smtp.received.map((mail) => mail.messageId)).size, sent, 'no message twice');
+    const perCustomer = Array.from({ length: 12 }, (_, i) => smtp.received.filter((mail) => JSON.stringify(mail.to).includes(`"mail.check.${i}@example.co.nz"`)).length);
+    t.same(perCustomer, Array(12).fill(1), 'one confirmation per customer');
   });
 });
