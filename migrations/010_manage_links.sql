@@ -5,7 +5,7 @@
 -- key is kept in settings (made once, shared by every instance); the nonce is 16 random bytes of
 -- the booking's own, so the server can make the same link again for each later e-mail (reminder,
 -- moved, confirmed) without keeping the token. Only SHA-256 of the token is stored, for the lookup:
--- someone who reads the table cannot open anyone's page.
+-- someone who reads the bookings table alone cannot open anyone's page (the key is elsewhere).
 --
 -- Bookings from before this migration get their nonce and hash from the application the first time
 -- a link is needed (the hash needs the key, which SQL does not have).

@@ -59,6 +59,8 @@ forEachBackend(t, async (t, backend) => {
       t.match(res.json(), { message: String, errors: [{ field: String, message: String }] }, query);
     }
     t.same((await app.inject('/v1/availability?date=2026-02-30')).json().errors, [{ field: 'date', message: 'Must be a real date written YYYY-MM-DD' }]);
+    // JavaScript's Date would read year 0050 as 1950 and answer for another date.
+    t.same((await app.inject('/v1/availability?date=0050-01-01')).json().errors, [{ field: 'date', message: 'Must be a date in the years 1900 to 2999' }]);
     for (const date of [inDays(-1), today, inDays(400)]) {
       const slots = await availability(date);
       t.equal(slots.length, 14, date);

@@ -29,7 +29,11 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: "A date's time slots and the places left in each",
         tags: ['public'],
-        querystring: Type.Object({ date: Type.String({ format: 'date', description: 'YYYY-MM-DD, a date in Auckland' }) }, { additionalProperties: false }),
+        // Years 1900-2999: JavaScript's Date reads years 0-99 as 19xx, which would answer for another date.
+        querystring: Type.Object(
+          { date: Type.String({ format: 'date', pattern: '^(19|2[0-9])[0-9]{2}-', description: 'YYYY-MM-DD, a date in Auckland (years 1900-2999)', errorMessage: { pattern: 'Must be a date in the years 1900 to 2999' } }) },
+          { additionalProperties: false },
+        ),
         response: {
           200: Type.Object({ date: Type.String({ format: 'date' }), slots: Type.Array(SlotSchema) }),
           ...errorResponses,
