@@ -18,9 +18,23 @@ export const TEST_ADMIN_PASSWORD = 'correct horse battery staple';
 
 const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
 
-/** PGlite always; the PostgreSQL server too when one is configured. */
+/**
+ * The backends each database test runs on: TEST_BACKENDS when given (`postgres`, `pglite` or
+ * both, comma-separated: CI runs one pass on each), else PGlite and, when one is configured, the
+ * PostgreSQL server too. The first is also where a test that names no backend runs.
+ */
+const chosenBackends: Backend[] = (() => {
+  const given = process.env.TEST_BACKENDS?.split(',').map((b) => b.trim()).filter(Boolean);
+  if (!given?.length) return serverUrl ? ['pglite', 'postgres'] : ['pglite'];
+  for (const backend of given) {
+    if (backend !== 'pglite' && backend !== 'postgres') throw new Error(`TEST_BACKENDS: unknown backend ${backend} (pglite, postgres)`);
+    if (backend === 'postgres' && !serverUrl) throw new Error('TEST_BACKENDS names postgres but no server is configured (TEST_DATABASE_URL)');
+  }
+  return given as Backend[];
+})();
+
 export function backends(): Backend[] {
-  return serverUrl ? ['pglite', 'postgres'] : ['pglite'];
+  return chosenBackends;
 }
 
 /** Runs `fn` once per backend, each as its own subtest named after the backend. */
@@ -89,7 +103,9 @@ export async function testConfig(t: Test, options: TestAppOptions = {}): Promise
   // hashing ADMIN_PASSWORD at argon2's full cost for every app, and verifying every sign-in at
   // it, cost about a second each on a busy 2-core machine.
   if (!('ADMIN_PASSWORD' in env) && !('ADMIN_PASSWORD_HASH' in env)) env.ADMIN_PASSWORD_HASH = await testPasswordHash();
-  if (options.backend === 'postgres' && !env.DATABASE_URL) env.DATABASE_URL = await createServerDatabase(t);
+  // A test that names no backend runs on the first one, unless it chose a data directory of its own.
+  const backend = options.backend ?? (options.env?.DATA_DIR ? 'pglite' : chosenBackends[0]);
+  if (backend === 'postgres' && !env.DATABASE_URL) env.DATABASE_URL = await createServerDatabase(t);
   return loadConfig(env);
 }
 

@@ -150,11 +150,14 @@ export default fp(
 
     app.decorate('mailer', { wake } satisfies Mailer);
 
-    // A request that queued mail has committed by the time its answer is sent.
-    app.addHook('onResponse', async () => {
-      if (!queuedSinceRequest) return;
-      queuedSinceRequest = false;
-      void wake();
+    // A request that queued mail has committed by the time its answer is sent. A callback hook,
+    // not an async one: it runs on every request, pages included, and is almost always a no-op.
+    app.addHook('onResponse', (_request, _reply, done) => {
+      if (queuedSinceRequest) {
+        queuedSinceRequest = false;
+        void wake();
+      }
+      done();
     });
 
     app.addHook('onReady', async () => {
