@@ -134,7 +134,7 @@ t.test('caps and bot checks', async (t) => {
 t.test('with REDIS_URL, two instances share one budget', async (t) => {
   const probe = await connectTestRedis();
   // A key space of this run's own, so parallel runs do not share counters.
-  const address = `192.0.2.${Math.floor(Math.random() * 250) + 1}`;
+  const address = `198.19.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
   const env = { REDIS_URL: TEST_REDIS_URL, RATE_LIMIT_FORMS_MAX: '2' };
   // One after the other: two embedded databases starting at once can outlast the plugin timeout on a busy machine.
   const one = await buildTestApp(t, { env });
