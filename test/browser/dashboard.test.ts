@@ -57,12 +57,14 @@ t.test('dashboard in Chromium', async (t) => {
     await page.getByRole('button', { name: 'Filters' }).click();
     t.same(await page.getByLabel('Service', { exact: true }).locator('option').allInnerTexts(), ['All Services', 'Deluxe Clean', 'Quick Clean', 'Ultimate Clean']);
     t.same(await page.getByLabel('Status', { exact: true }).locator('option').allInnerTexts(), ['All Statuses', 'pending', 'confirmed', 'completed', 'cancelled']);
+    // Each wait names the card the new filter must show: a count alone can be met by the list
+    // the previous filter left, before the new answer arrives.
     await page.getByLabel('Status', { exact: true }).selectOption('cancelled');
-    await page.waitForFunction(() => document.querySelectorAll('.booking-card').length === 1);
+    await page.waitForFunction(() => document.querySelectorAll('.booking-card').length === 1 && document.querySelector('.booking-card')!.textContent!.includes('Cara Lee'));
     t.match(await page.locator('.booking-card').innerText(), /Cara Lee/);
     await page.getByLabel('Status', { exact: true }).selectOption('');
     await page.getByLabel('Service', { exact: true }).selectOption('Quick Clean');
-    await page.waitForFunction(() => document.querySelectorAll('.booking-card').length === 1);
+    await page.waitForFunction(() => document.querySelectorAll('.booking-card').length === 1 && document.querySelector('.booking-card')!.textContent!.includes('Ben Jones'));
     t.match(await page.locator('.booking-card').innerText(), /Ben Jones/);
     await page.getByLabel('Date', { exact: true }).fill('2026-12-07');
     await page.getByText('No bookings found').waitFor();
