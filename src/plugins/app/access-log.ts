@@ -7,12 +7,8 @@
 import fp from 'fastify-plugin';
 import pino from 'pino';
 import { withoutSecrets } from '../../logger.ts';
-
-/** The path without its query string: searches and filters can name customers. (withoutSecrets then masks a manage page's token.) */
-export function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}
+// The path without its query string: searches and filters can name customers (withoutSecrets then masks a manage page's token).
+import { pathOf } from './render.ts';
 
 export default fp(
   async (app) => {

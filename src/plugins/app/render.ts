@@ -87,7 +87,7 @@ function compressed(doc: CachedDocument, encoding: Encoding): Buffer {
 }
 
 /** The path of a request target, without its query string. */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
 }
