@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import t from 'tap';
-import { BOOKING_LIMITS, REGIONS, TIME_SLOTS } from '../src/domain/booking-rules.ts';
+import { BOOKING_LIMITS, TIME_SLOTS } from '../src/domain/booking-rules.ts';
 import { CONTACT_LIMITS } from '../src/domain/contact-rules.ts';
 import { HONEYPOT_FIELD } from '../src/domain/forms.ts';
 import type { App } from '../src/app.ts';

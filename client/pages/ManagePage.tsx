@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { telHref } from '#domain/business.ts';
 import { cutoffExplanation, MANAGE_MESSAGES } from '#domain/manage-rules.ts';
 import { discountLabel, formatNzd } from '#domain/pricing.ts';
+import { errorFor } from '../components/field-errors.ts';
 import type { PageProps } from '../page-props.ts';
 import type { ManagedBooking, ManageMove, ManageState } from '../page-state.ts';
 import './ManagePage.css';
@@ -65,12 +66,12 @@ function SlotChoice({ slot, current, checked }: { slot: NonNullable<ManageMove['
 
 function MoveChooser({ base, booking, move }: { base: string; booking: ManagedBooking; move: ManageMove }) {
   const [date, setDate] = useState(move.date);
-  const timeError = move.errors.find((error) => error.field === 'time')?.message;
-  const dateError = move.errors.find((error) => error.field === 'date')?.message;
+  const timeError = errorFor(move.errors, 'time');
+  const dateError = errorFor(move.errors, 'date');
   return (
     <>
       <form className="manage-date" method="get" action={`${base}/move`}>
-        <div className="manage-field">
+        <div className="field">
           <label htmlFor="move-date">New date</label>
           <input
             id="move-date"
@@ -85,7 +86,7 @@ function MoveChooser({ base, booking, move }: { base: string; booking: ManagedBo
             aria-describedby={dateError ? 'move-date-error' : undefined}
           />
           {dateError && (
-            <p className="manage-error" id="move-date-error" role="alert">
+            <p className="field-error" id="move-date-error" role="alert">
               {dateError}
             </p>
           )}
@@ -106,7 +107,7 @@ function MoveChooser({ base, booking, move }: { base: string; booking: ManagedBo
               ))}
             </ul>
             {timeError && (
-              <p className="manage-error" id="move-time-error" role="alert">
+              <p className="field-error" id="move-time-error" role="alert">
                 {timeError}
               </p>
             )}

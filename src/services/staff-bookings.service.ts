@@ -20,7 +20,7 @@ import {
   type BookingSort,
 } from '../db/bookings.repository.ts';
 import { lockSlots } from '../db/bookings.repository.ts';
-import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
+import { AppError, conflict, notFound } from '../errors.ts';
 import { currentSlotState } from './availability.service.ts';
 import { isCalendarDate } from '../domain/booking-rules.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';

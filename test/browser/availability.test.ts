@@ -1,8 +1,8 @@
 /** Issue 10 in Chromium: the wizard's times say Full or Closed, a slot filled on step 3 sends the customer back, and the Schedule view closes and reopens a date. */
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { baseUrl, buildTestApp, login, TEST_ADMIN_PASSWORD } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
+import { baseUrl, buildTestApp, login } from '../helper.ts';
+import { axeViolations, launchBrowser, openPage, waitForHydration, signIn } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';
 
 t.test('availability and closures in Chromium', async (t) => {
@@ -84,12 +84,7 @@ t.test('availability and closures in Chromium', async (t) => {
     const date = inDays(9);
     await book(date, '09:00', 'Booked Before');
     const { page, problems } = await openPage(browser, 390);
-    await page.goto(url('/dashboard'));
-    await waitForHydration(page);
-    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Booking Dashboard' }).waitFor();
-    await waitForHydration(page);
+    await signIn(page, url(''));
     await page.getByRole('button', { name: 'Schedule' }).click();
     await page.getByRole('heading', { name: 'Close a date or a time' }).waitFor();
     const items = page.locator('.closure-list li');

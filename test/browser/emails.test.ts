@@ -1,7 +1,7 @@
 /** The dashboard's E-mails view in Chromium: a failed e-mail shows with its error, previews in a sandboxed frame, and Resend delivers it. */
 import t from 'tap';
-import { baseUrl, buildTestApp, TEST_ADMIN_PASSWORD } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
+import { baseUrl, buildTestApp } from '../helper.ts';
+import { axeViolations, launchBrowser, openPage, signIn } from '../support/browser.ts';
 import { book, mailEnv } from '../support/mail.ts';
 import { testNow } from '../support/payloads.ts';
 import { startSmtp, until } from '../support/smtp.ts';
@@ -22,12 +22,7 @@ t.test('the E-mails view shows a failed e-mail and resends it', async (t) => {
   await until(async () => (await status()) === 'failed', 'the e-mail to fail');
 
   const { page, problems } = await openPage(browser, 1280);
-  await page.goto(`${baseUrl(app)}/dashboard`);
-  await waitForHydration(page);
-  await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Booking Dashboard' }).waitFor();
-  await waitForHydration(page);
+  await signIn(page, baseUrl(app));
   await page.getByRole('button', { name: 'E-mails' }).click();
   const item = page.locator('.email').filter({ hasText: 'Contact form: message from Gina Hall' });
   await item.waitFor();

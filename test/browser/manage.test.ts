@@ -1,7 +1,7 @@
 /** Issue 11 in Chromium: a customer moves and then cancels their booking on its manage page, with JavaScript and without, and axe finds nothing on any step. */
 import t from 'tap';
-import { baseUrl, buildTestApp, TEST_ADMIN_PASSWORD } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
+import { baseUrl, buildTestApp } from '../helper.ts';
+import { axeViolations, launchBrowser, openPage, waitForHydration, signIn } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';
 import { manageLinkFor } from '../../src/services/manage-link.ts';
 import { MANAGE_MESSAGES } from '../../src/domain/manage-rules.ts';
@@ -75,11 +75,7 @@ t.test('the manage page in Chromium', async (t) => {
 
   t.test('staff see the customer’s changes in the booking modal', async (t) => {
     const { page, problems } = await openPage(browser, 1280);
-    await page.goto(`${baseUrl(app)}/dashboard`);
-    await waitForHydration(page);
-    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Booking Dashboard' }).waitFor();
+    await signIn(page, baseUrl(app));
     await page.locator('.booking-card').first().waitFor();
     const moved = await app.db.selectFrom('bookings').select('id').where('date', '=', inDays(10)).where('time', '=', '11:00').executeTakeFirstOrThrow();
     const card = page.locator('.booking-card').filter({ hasText: (await row(moved.id)).reference });

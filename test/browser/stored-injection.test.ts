@@ -14,8 +14,8 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { BOOKING_LIMITS } from '../../src/domain/booking-rules.ts';
 import { CONTACT_LIMITS } from '../../src/domain/contact-rules.ts';
-import { baseUrl, buildTestApp, TEST_ADMIN_PASSWORD } from '../helper.ts';
-import { launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
+import { baseUrl, buildTestApp } from '../helper.ts';
+import { launchBrowser, openPage, signIn } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';
 
 /** What a payload run in the page would do: a flag nobody else sets. */
@@ -172,12 +172,7 @@ t.test('stored script injection is inert in every staff view and in the CSV', as
     dialogs.push(`${dialog.type()}: ${dialog.message()}`);
     void dialog.dismiss();
   });
-  await page.goto(`${baseUrl(app)}/dashboard`);
-  await waitForHydration(page);
-  await page.getByLabel('Your name (shown in booking histories)').fill(staffName);
-  await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Booking Dashboard' }).waitFor();
+  await signIn(page, baseUrl(app), staffName);
 
   for (const view of VIEWS) {
     await view.open(page);

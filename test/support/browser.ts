@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import axe from 'axe-core';
 import type { Test } from 'tap';
 import { launchChromium } from './chromium.ts';
+import { TEST_ADMIN_PASSWORD } from '../helper.ts';
 
 export async function launchBrowser(t: Test): Promise<Browser> {
   const browser = await launchChromium();
@@ -64,4 +65,18 @@ export async function axeViolations(page: Page): Promise<string[]> {
     }),
   );
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+/**
+ * Signs in to the staff dashboard served at `base` (as `staffName` when given) and waits until
+ * the dashboard is shown and hydrated.
+ */
+export async function signIn(page: Page, base: string, staffName?: string): Promise<void> {
+  await page.goto(`${base}/dashboard`);
+  await waitForHydration(page);
+  if (staffName !== undefined) await page.getByLabel('Your name (shown in booking histories)').fill(staffName);
+  await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Booking Dashboard' }).waitFor();
+  await waitForHydration(page);
 }

@@ -2,7 +2,6 @@
 import { useEffect, useState } from 'react';
 import { ApiError, staffApi, type BookingDto } from '../../lib/staff-api.ts';
 import { longDate } from './format.ts';
-import { StatusBadge } from './StatusBadge.tsx';
 import './DayView.css';
 import { BookingLine } from './BookingLine.tsx';
 
