@@ -30,6 +30,8 @@ declare module 'fastify' {
 const COOKIE = 'form_started';
 const KEY_SETTING = 'form_token_key';
 const MAX_AGE_SECONDS = 86_400;
+/** The served time's resolution. */
+const STEP_MS = 100;
 
 const notAPerson = (message: string) => new AppError(400, 'FORM_REFUSED', message);
 
@@ -44,16 +46,27 @@ export default fp(
 
     const sign = (time: string) => createHmac('sha256', key!).update(time).digest('base64url');
 
+    // Every GET of a form page sends the cookie, so its header is made once per STEP_MS and
+    // shared by the answers in that step, not signed and serialized per request. The time is
+    // rounded up to the step's end: a visitor is never credited with time they did not have.
+    let issued: { step: number; header: string } | undefined;
     function issue(reply: FastifyReply): void {
       if (!key) return;
-      const time = String(Date.now());
-      reply.setCookie(COOKIE, `${time}.${sign(time)}`, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: config.isProduction,
-        maxAge: MAX_AGE_SECONDS,
-      });
+      const step = Math.ceil(Date.now() / STEP_MS);
+      if (issued?.step !== step) {
+        const time = String(step * STEP_MS);
+        issued = {
+          step,
+          header: app.serializeCookie(COOKIE, `${time}.${sign(time)}`, {
+            path: '/',
+            httpOnly: true,
+            sameSite: 'lax',
+            secure: config.isProduction,
+            maxAge: MAX_AGE_SECONDS,
+          }),
+        };
+      }
+      reply.header('set-cookie', issued.header);
     }
 
     /** When the visitor's form was served, if their cookie is ours and not expired. */
