@@ -19,37 +19,61 @@ export async function insertBookingUnlessReferenceTaken(db: Db, booking: NewBook
 }
 
 /**
+ * Takes transaction-level advisory locks in the order given, in one statement (one round trip):
+ * PostgreSQL evaluates a select list's expressions in order, so the order of acquisition is the
+ * order of the list, as with one statement per lock.
+ */
+async function takeLocks(trx: Db, locks: readonly { name: string; shared?: boolean }[]): Promise<void> {
+  if (locks.length === 0) return;
+  const calls = locks.map(({ name, shared }) =>
+    shared ? sql`pg_advisory_xact_lock_shared(hashtextextended(${name}, 0))` : sql`pg_advisory_xact_lock(hashtextextended(${name}, 0))`,
+  );
+  await sql`select ${sql.join(calls)}`.execute(trx);
+}
+
+const SCHEDULE_LOCK = 'schedule';
+
+/** One advisory lock per slot, in TIME_SLOTS order, after the schedule lock (shared). */
+function slotLocks(date: string, times: readonly string[]) {
+  return [{ name: SCHEDULE_LOCK, shared: true }, ...TIME_SLOTS.filter((slot) => times.includes(slot)).map((time) => ({ name: `slot:${date} ${time}` }))];
+}
+
+const emailLock = (email: string) => ({ name: `email:${email.trim().toLowerCase()}` });
+
+/**
  * Serialises the writers of a date's slots until the end of the transaction: one advisory lock per
  * slot, taken in TIME_SLOTS order so that two writers holding several cannot deadlock. The
  * schedule lock comes first, shared: writers of different slots never wait for each other, but a
  * change of the weekly closed days (lockSchedule, exclusive) waits for them, and they for it.
  */
 export async function lockSlots(trx: Db, date: string, times: readonly string[]): Promise<void> {
-  await sql`select pg_advisory_xact_lock_shared(hashtextextended('schedule', 0))`.execute(trx);
-  for (const time of TIME_SLOTS.filter((slot) => times.includes(slot))) {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`slot:${date} ${time}`}, 0))`.execute(trx);
-  }
+  await takeLocks(trx, slotLocks(date, times));
 }
 
 /**
- * Serialises bookings by one customer (e-mail, trimmed and case-insensitive) until the end of the
- * transaction: the cap of upcoming bookings, and two first bookings sent at once cannot both see
- * "no earlier booking".
+ * A new booking's locks, in one round trip: first its customer's (e-mail, trimmed and
+ * case-insensitive), which serialises bookings by one customer (the cap of upcoming bookings, and
+ * two first bookings sent at once cannot both see "no earlier booking"), then its slots' as
+ * lockSlots takes them. Always in this order, so two bookings cannot deadlock.
  */
-export async function lockEmail(trx: Db, email: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`email:${email.trim().toLowerCase()}`}, 0))`.execute(trx);
+export async function lockEmailAndSlots(trx: Db, email: string, date: string, times: readonly string[]): Promise<void> {
+  await takeLocks(trx, [emailLock(email), ...slotLocks(date, times)]);
 }
 
-/** Pending or confirmed bookings of an e-mail address (any case) from `fromDate` on. */
-export async function countActiveForEmail(db: Db, email: string, fromDate: string): Promise<number> {
-  const row = await db
-    .selectFrom('bookings')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where(sql`lower(email)`, '=', email.toLowerCase())
-    .where('status', 'in', ['pending', 'confirmed'])
-    .where('date', '>=', fromDate)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+/**
+ * What the booking rules need of an e-mail address's bookings (trimmed, any case), in one round
+ * trip: how many are pending or confirmed from `fromDate` on (the cap), and whether any is not
+ * cancelled (then there is no first-service discount). Each part probes its own partial index.
+ */
+export async function emailBookingFacts(db: Db, email: string, fromDate: string): Promise<{ upcoming: number; hasActive: boolean }> {
+  const address = email.trim().toLowerCase();
+  const row = await sql<{ upcoming: string | number; has_active: boolean }>`
+    select
+      (select count(*) from bookings
+        where lower(email) = ${address} and status in ('pending', 'confirmed') and "date" >= ${fromDate}) as upcoming,
+      exists (select 1 from bookings where lower(email) = ${address} and status <> 'cancelled') as has_active`.execute(db);
+  const facts = row.rows[0]!;
+  return { upcoming: Number(facts.upcoming), hasActive: facts.has_active };
 }
 
 /**
@@ -81,7 +105,7 @@ export async function countActiveInSlot(db: Db, date: string, time: string): Pro
 
 /** Holds every slot of every date still until the end of the transaction (see lockSlots). */
 export async function lockSchedule(trx: Db): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended('schedule', 0))`.execute(trx);
+  await takeLocks(trx, [{ name: SCHEDULE_LOCK }]);
 }
 
 /** Every booking, newest first. */

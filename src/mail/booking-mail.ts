@@ -18,10 +18,15 @@ import type { MailContext } from './mail-context.ts';
 import { renderHtml, renderText, type MessageContent } from './message.ts';
 import { customerMessage, staffBookingMessage, staffContactMessage, type CustomerMessageKind } from './templates.ts';
 
-export type BookingMailEvent =
-  | { type: 'created'; bookingId: string }
-  | { type: 'confirmed' | 'cancelled' | 'completed'; bookingId: string; by: 'staff' | 'customer' }
-  | { type: 'moved'; bookingId: string; by: 'staff' | 'customer'; from: { date: string; time: string } };
+export type BookingMailEvent = (
+  | { type: 'created' }
+  | { type: 'confirmed' | 'cancelled' | 'completed'; by: 'staff' | 'customer' }
+  | { type: 'moved'; by: 'staff' | 'customer'; from: { date: string; time: string } }
+) & {
+  bookingId: string;
+  /** The booking as this transaction just wrote it, when the caller has it (saves a read). */
+  booking?: Booking;
+};
 
 export type EmailKind = CustomerMessageKind | 'staff-new-booking' | 'staff-contact-message';
 
@@ -96,11 +101,11 @@ function composeFor(event: BookingMailEvent, booking: Booking, context: MailCont
 }
 
 export async function queueBookingMail(trx: Kysely<Database>, event: BookingMailEvent, context: MailContext): Promise<void> {
-  const booking = await findBooking(trx, event.bookingId);
+  const booking = event.booking ?? (await findBooking(trx, event.bookingId));
   if (!booking) throw new Error(`queueBookingMail: no booking ${event.bookingId}`);
   if (event.type === 'cancelled') await skipQueuedReminders(trx, booking.id, 'The booking was cancelled');
   if (event.type === 'moved') await skipQueuedReminders(trx, booking.id, 'The booking was moved; a new reminder was queued');
-  const manageLink = event.type === 'cancelled' || event.type === 'completed' ? undefined : await manageLinkFor(trx, booking.id, context.origin);
+  const manageLink = event.type === 'cancelled' || event.type === 'completed' ? undefined : await manageLinkFor(trx, booking, context.origin, context.manageKey);
   const now = context.now();
   const needsReminder = event.type === 'confirmed' && !(await hasLiveReminder(trx, booking.id));
   const rows = composeFor(event, booking, context, manageLink, needsReminder).map((m) => outboxRow(m, { bookingId: booking.id }, now));

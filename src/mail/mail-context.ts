@@ -5,6 +5,7 @@
  * process (tests, or a tool) never compose with one another's settings or clock.
  */
 import type { BusinessInfo } from '../domain/business.ts';
+import type { ManageKeyReader } from '../services/manage-link.ts';
 
 export interface MailContext {
   business: BusinessInfo;
@@ -16,6 +17,8 @@ export interface MailContext {
   /** Customers may cancel or move a booking until this many hours before it. */
   manageCutoffHours: number;
   now: () => Date;
+  /** Reads the manage links' key (the app's cache; the database each time when absent). */
+  manageKey?: ManageKeyReader;
   /** Called after e-mail was queued, so the sender looks soon after the transaction commits. */
   onQueued?: () => void;
 }

@@ -16,14 +16,13 @@ import { bookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
 import { MESSAGES, tooManyActiveBookings } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { unavailableMessage } from '../domain/availability.ts';
-import { countActiveForEmail, insertBookingUnlessReferenceTaken, listAllBookings, lockEmail, lockSlots } from '../db/bookings.repository.ts';
+import { emailBookingFacts, insertBookingUnlessReferenceTaken, listAllBookings, lockEmailAndSlots } from '../db/bookings.repository.ts';
 import { inTransaction } from '../db/transaction.ts';
-import { listPriceCents } from '../domain/pricing.ts';
+import { listPriceCents, quoteFor } from '../domain/pricing.ts';
 import { currentSlotState } from './availability.service.ts';
 import { conflict, validationFailed } from '../errors.ts';
 import { newBookingReference } from './booking-reference.ts';
 import { newManageLink } from './manage-link.ts';
-import { quoteForCustomer } from './quote.service.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 
@@ -63,20 +62,20 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
 
   return inTransaction(db, async (trx) => {
     // Locks in one order (address, then slot) so two bookings cannot deadlock.
-    await lockEmail(trx, input.email);
-    if ((await countActiveForEmail(trx, input.email, todayInAuckland(options.now))) >= options.maxActivePerEmail) {
+    await lockEmailAndSlots(trx, input.email, input.date, [input.time]);
+    const customer = await emailBookingFacts(trx, input.email, todayInAuckland(options.now));
+    if (customer.upcoming >= options.maxActivePerEmail) {
       const message = tooManyActiveBookings(options.maxActivePerEmail);
       throw conflict(message, [{ field: 'email', message }]);
     }
-    await lockSlots(trx, input.date, [input.time]);
     const slot = await currentSlotState(trx, input.date, input.time, options.slotCapacity);
     if (!slot.available) {
       const message = unavailableMessage(slot.reason!);
       throw conflict(message, [{ field: 'time', message }]);
     }
-    // Still under the address's lock: of two first bookings sent at once, the second waits and
-    // then sees the first.
-    const quote = await quoteForCustomer(trx, listCents, input.email);
+    // Under the address's lock: of two first bookings sent at once, the second waits and then
+    // sees the first.
+    const quote = quoteFor(listCents, !customer.hasActive);
     const booking = {
       service: input.service,
       coating_type: input.coatingType,
@@ -105,13 +104,13 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     };
     // The id is drawn here, so that the manage link (derived from it) is written with the row.
     const id = randomUUID();
-    const link = await newManageLink(trx, id);
+    const link = await newManageLink(trx, id, options.mail.manageKey);
     const identity = { id, manage_nonce: link.nonce, manage_token_hash: link.tokenHash };
     for (let attempt = 1; attempt <= REFERENCE_ATTEMPTS; attempt++) {
       const stored = await insertBookingUnlessReferenceTaken(trx, { ...booking, ...identity, reference: newReference() });
       if (stored) {
         // The confirmation, the staff notification and the reminder are written with the booking.
-        await queueBookingMail(trx, { type: 'created', bookingId: stored.id }, options.mail);
+        await queueBookingMail(trx, { type: 'created', bookingId: stored.id, booking: stored }, options.mail);
         return stored;
       }
     }

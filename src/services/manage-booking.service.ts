@@ -82,7 +82,7 @@ export async function cancelByCustomer(db: Kysely<Database>, token: string, vers
     const updated = await updateStatusIfVersion(trx, current.id, version, 'cancelled');
     if (!updated) throw new BookingChangedError((await findManagedBooking(trx, token, options.now)) ?? current);
     await insertStatusChange(trx, { booking_id: current.id, from_status: current.status, to_status: 'cancelled', changed_by: CUSTOMER });
-    await queueBookingMail(trx, { type: 'cancelled', bookingId: current.id, by: 'customer' }, options.mail);
+    await queueBookingMail(trx, { type: 'cancelled', bookingId: current.id, booking: updated, by: 'customer' }, options.mail);
     return updated;
   });
 }
@@ -135,7 +135,7 @@ export async function moveByCustomer(
       to_date: target.date,
       to_time: target.time,
     });
-    await queueBookingMail(trx, { type: 'moved', bookingId: current.id, by: 'customer', from: { date: current.date, time: current.time } }, options.mail);
+    await queueBookingMail(trx, { type: 'moved', bookingId: current.id, booking: updated, by: 'customer', from: { date: current.date, time: current.time } }, options.mail);
     return updated;
   });
 }

@@ -9,7 +9,7 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { Booking, Database } from '../db/database.ts';
 import { findManageNonce, setManageLinkIfAbsent } from '../db/bookings.repository.ts';
 import { getSetting, insertSettingIfAbsent } from '../db/settings.repository.ts';
 
@@ -50,9 +50,28 @@ export function deriveManageLink(key: Buffer, bookingId: string, nonce: string):
   return { nonce, token, tokenHash: hashManageToken(token) };
 }
 
+/** How a caller gets the key: manageKey itself, or an app's ManageKeyCache. */
+export type ManageKeyReader = (db: Kysely<Database>) => Promise<Buffer>;
+
+/**
+ * The key as one app reads it: from the database the first time it is found there, from memory
+ * afterwards (it never changes once made, and every booking's e-mails need it twice). A key this
+ * call had to make is not kept: the transaction that made it may still roll back.
+ */
+export function manageKeyCache(): ManageKeyReader {
+  let kept: Buffer | undefined;
+  return async (db) => {
+    if (kept) return kept;
+    const stored = await getSetting(db, MANAGE_KEY_SETTING);
+    if (stored === undefined) return manageKey(db);
+    kept = Buffer.from(stored, 'base64url');
+    return kept;
+  };
+}
+
 /** A new booking's link: a fresh nonce. */
-export async function newManageLink(db: Kysely<Database>, bookingId: string): Promise<ManageLink> {
-  return deriveManageLink(await manageKey(db), bookingId, randomBytes(16).toString('base64url'));
+export async function newManageLink(db: Kysely<Database>, bookingId: string, readKey: ManageKeyReader = manageKey): Promise<ManageLink> {
+  return deriveManageLink(await readKey(db), bookingId, randomBytes(16).toString('base64url'));
 }
 
 export function managePath(token: string): string {
@@ -60,13 +79,20 @@ export function managePath(token: string): string {
 }
 
 /**
- * The absolute manage URL of a booking, or undefined when there is no such booking. A booking
- * made before manage links existed gets its nonce now (once: a concurrent caller's is kept).
+ * The absolute manage URL of a booking (its id, or its row as read in this transaction, which
+ * saves a read), or undefined when there is no such booking. A booking made before manage links
+ * existed gets its nonce now (once: a concurrent caller's is kept).
  */
-export async function manageLinkFor(db: Kysely<Database>, bookingId: string, origin: string): Promise<string | undefined> {
-  const found = await findManageNonce(db, bookingId);
+export async function manageLinkFor(
+  db: Kysely<Database>,
+  booking: string | Pick<Booking, 'id' | 'manage_nonce'>,
+  origin: string,
+  readKey: ManageKeyReader = manageKey,
+): Promise<string | undefined> {
+  const bookingId = typeof booking === 'string' ? booking : booking.id;
+  const found = typeof booking === 'string' ? await findManageNonce(db, bookingId) : booking;
   if (!found) return undefined;
-  const key = await manageKey(db);
+  const key = await readKey(db);
   let nonce = found.manage_nonce;
   if (nonce === null) {
     const link = deriveManageLink(key, bookingId, randomBytes(16).toString('base64url'));

@@ -127,7 +127,7 @@ export async function changeBookingStatus(db: Kysely<Database>, change: StatusCh
     const updated = await updateStatusIfVersion(trx, change.id, change.version, change.to);
     if (!updated) throw new StaleBookingError((await findBooking(trx, change.id))!);
     await insertStatusChange(trx, { booking_id: change.id, from_status: current.status, to_status: change.to, changed_by: change.by });
-    if (change.to === 'confirmed' || change.to === 'cancelled') await queueBookingMail(trx, { type: change.to, bookingId: change.id, by: 'staff' }, mail);
+    if (change.to === 'confirmed' || change.to === 'cancelled') await queueBookingMail(trx, { type: change.to, bookingId: change.id, booking: updated, by: 'staff' }, mail);
     return { booking: updated, history: await statusHistory(trx, change.id) };
   });
 }

@@ -17,6 +17,7 @@ import { findBooking } from '../../db/bookings.repository.ts';
 import { claimDueEmails, finishAttempt } from '../../db/outbox.repository.ts';
 import { holdsSlot } from '../../domain/booking-status.ts';
 import type { MailContext } from '../../mail/mail-context.ts';
+import { manageKeyCache } from '../../services/manage-link.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,6 +68,7 @@ export default fp(
       reminderHoursBefore: mail.reminderHoursBefore,
       manageCutoffHours: config.manageCutoffHours,
       now: () => app.now(),
+      manageKey: manageKeyCache(),
       onQueued: () => {
         queuedSinceRequest = true;
       },
