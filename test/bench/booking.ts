@@ -8,48 +8,18 @@
  * - The server's RSS at the end of each run (target ≤ 150 MB).
  * Prints a markdown table.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { ROOT_DIR } from '../../src/paths.ts';
-import { freePort } from '../support/server-process.ts';
 import { bookingRow, inDays, originalClientPayload } from '../support/payloads.ts';
 import { TIME_SLOTS } from '../../src/domain/schedule.ts';
+import { rssMb, startBuiltServer, stop } from './processes.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
-const PASSWORD = 'benchmark-only-password';
-
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; readyMs: number }> {
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT_DIR, 'dist/server/server.js')], {
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ADMIN_PASSWORD: PASSWORD, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const ready = await fetch(`${base}/readyz`).then((res) => res.status === 200, () => false);
-    if (ready) return { child, base, readyMs: performance.now() - started };
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function rssMb(child: ChildProcess): Promise<number> {
-  const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 /** Request `i`'s slot: 28 days × 14 times, and its own e-mail address. */
 function slotOf(i: number) {
@@ -83,10 +53,10 @@ const rows: string[] = [];
 // Cold start on the embedded database.
 const dataDir = await mkdtemp(path.join(tmpdir(), 'valet-bench-'));
 try {
-  const cold = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  const cold = await startBuiltServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
   rows.push(`| cold start to /readyz, embedded database (first start: initdb) | ${(cold.readyMs / 1000).toFixed(1)} s | | | | ${(await rssMb(cold.child)).toFixed(0)} MB |`);
   await stop(cold.child);
-  const warm = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  const warm = await startBuiltServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
   rows.push(`| start to /readyz, embedded database (existing files) | ${(warm.readyMs / 1000).toFixed(1)} s | | | | ${(await rssMb(warm.child)).toFixed(0)} MB |`);
   await stop(warm.child);
 } finally {
@@ -98,7 +68,7 @@ if (!database) {
   rows.push('| POST /v1/create-booking on PostgreSQL | not run: set BENCH_DATABASE_URL or TEST_DATABASE_URL | | | | |');
 } else {
   try {
-    const server = await startServer({
+    const server = await startBuiltServer({
       DATABASE_URL: database.url,
       LOG_LEVEL: 'info',
       RATE_LIMIT_FORMS_MAX: '1000000000',

@@ -1,58 +1,61 @@
 /**
- * `npm run bench`: how close the cached, server-rendered pages come to serving the same bytes
- * from memory. For each page it loads the real app (PGlite in memory) and a bare Fastify that
- * sends the page's (compressed) HTML from a buffer, and drives both with autocannon run as a
- * separate process, so that the load generator does not share the server's core.
- * Issue 3's goal: cached pages at close to the in-memory rate (rendering React per request
- * costs about 5.5 times as much).
+ * `npm run bench` (first part): how close the cached, server-rendered pages come to serving the
+ * same bytes from memory. The production build runs as its own process (PGlite in memory,
+ * request logging on, written to /dev/null so the terminal's speed does not count), and so does
+ * a bare Fastify route that sends each page's compressed bytes from a buffer; autocannon drives
+ * one of them at a time from a third process. Each page is warmed up, then measured in
+ * alternating rounds (app, bare, app, bare, …) and compared by the medians, so that a slow
+ * moment of the machine does not decide the ratio. Issue 13's target: ≥ 0.9×.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import Fastify from 'fastify';
-import pino from 'pino';
 import { ROOT_DIR } from '../../src/paths.ts';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { rssMb, startBareFastify, startBuiltServer, stop } from './processes.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 const PAGES = ['/', '/pricing', '/booking', '/booking?package=ceramic-coating'];
 
 const AUTOCANNON = path.join(ROOT_DIR, 'node_modules/.bin/autocannon');
 
-async function measure(url: string): Promise<number> {
-  const { stdout } = await promisify(execFile)(AUTOCANNON, ['--json', '-c', String(CONNECTIONS), '-d', String(DURATION), '-H', 'accept-encoding=br', url], { maxBuffer: 16 << 20 });
+async function measure(url: string, seconds = DURATION): Promise<number> {
+  const { stdout } = await promisify(execFile)(AUTOCANNON, ['--json', '-c', String(CONNECTIONS), '-d', String(seconds), '-H', 'accept-encoding=br', url], { maxBuffer: 16 << 20 });
   const result = JSON.parse(stdout) as { non2xx: number; errors: number; requests: { average: number } };
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result.requests.average;
 }
 
-// Request logging on, as in production (one access line per request), written to /dev/null so
-// that the terminal's speed does not count.
-const logStream = pino.destination({ dest: '/dev/null', sync: false });
-const app = await buildApp(
-  loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', LOG_REQUESTS: 'all', DATA_DIR: 'memory://', ADMIN_PASSWORD: 'benchmark-only-password' }),
-  { logStream },
-);
-await app.listen({ port: 0, host: '127.0.0.1' });
-const appUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-console.log(`\nCached pages against a bare Fastify route sending the same bytes, ${CONNECTIONS} connections, ${DURATION} s each, request logging on (target ≥ 0.9×)\n`);
-console.log('| page | app (req/s) | bare Fastify (req/s) | ratio |');
-console.log('|---|---:|---:|---:|');
-for (const page of PAGES) {
-  const sample = await fetch(`${appUrl}${page}`, { headers: { 'accept-encoding': 'br' } });
-  const body = Buffer.from(await sample.arrayBuffer());
-  const baseline = Fastify();
-  baseline.get('/*', (_request, reply) => reply.type('text/html; charset=utf-8').header('content-encoding', 'br').send(body));
-  await baseline.listen({ port: 0, host: '127.0.0.1' });
-  const baselineUrl = `http://127.0.0.1:${(baseline.server.address() as { port: number }).port}${page}`;
-
-  const appRate = await measure(`${appUrl}${page}`);
-  const memoryRate = await measure(baselineUrl);
-  await baseline.close();
-  console.log(`| \`${page}\` | ${appRate.toFixed(0)} | ${memoryRate.toFixed(0)} | ${(appRate / memoryRate).toFixed(2)}× |`);
+const app = await startBuiltServer({ DATA_DIR: 'memory://', LOG_LEVEL: 'info', LOG_REQUESTS: 'all' });
+try {
+  console.log(
+    `\nCached pages of the production build against a bare Fastify route sending the same bytes, ${CONNECTIONS} connections, median of ${ROUNDS} alternating ${DURATION} s rounds, request logging on (target ≥ 0.9×)\n`,
+  );
+  console.log('| page | app (req/s) | bare Fastify (req/s) | ratio |');
+  console.log('|---|---:|---:|---:|');
+  for (const page of PAGES) {
+    const sample = await fetch(`${app.base}${page}`, { headers: { 'accept-encoding': 'br' } });
+    if (sample.headers.get('content-encoding') !== 'br') throw new Error(`${page}: not sent brotli-compressed`);
+    const bare = await startBareFastify(Buffer.from(await sample.arrayBuffer()), 'br');
+    try {
+      await measure(`${app.base}${page}`, 1);
+      await measure(`${bare.base}${page}`, 1);
+      const appRates: number[] = [];
+      const bareRates: number[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        appRates.push(await measure(`${app.base}${page}`));
+        bareRates.push(await measure(`${bare.base}${page}`));
+      }
+      const [appRate, bareRate] = [median(appRates), median(bareRates)];
+      console.log(`| \`${page}\` | ${appRate.toFixed(0)} | ${bareRate.toFixed(0)} | ${(appRate / bareRate).toFixed(2)}× |`);
+    } finally {
+      await stop(bare.child);
+    }
+  }
+  console.log(`\nThe app server's RSS at the end: ${(await rssMb(app.child)).toFixed(0)} MB (target ≤ 150 MB)`);
+} finally {
+  await stop(app.child);
 }
-console.log(`\nServer RSS at the end: ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB (target ≤ 150 MB; the app and the bare Fastify share this process)`);
-await app.close();

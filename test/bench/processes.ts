@@ -1,0 +1,71 @@
+/**
+ * The benchmarks' servers as processes of their own: the built server (`dist/server/server.js`,
+ * as the Docker image runs it) and a bare Fastify that sends fixed bytes, so that neither shares
+ * a process, a heap or an event loop with the load generator or with the other.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ROOT_DIR } from '../../src/paths.ts';
+import { freePort } from '../support/server-process.ts';
+
+export const BENCH_PASSWORD = 'benchmark-only-password';
+
+export interface BenchServer {
+  child: ChildProcess;
+  base: string;
+  /** From the spawn to the first 200 from /readyz. */
+  readyMs: number;
+}
+
+async function started(child: ChildProcess, base: string, since: number, readyPath: string): Promise<BenchServer> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const ready = await fetch(`${base}${readyPath}`).then((res) => res.status === 200, () => false);
+    if (ready) return { child, base, readyMs: performance.now() - since };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The production build with `env` on top of production defaults; its log goes to /dev/null. */
+export async function startBuiltServer(env: Record<string, string>): Promise<BenchServer> {
+  const port = await freePort();
+  const since = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT_DIR, 'dist/server/server.js')], {
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ADMIN_PASSWORD: BENCH_PASSWORD, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return started(child, `http://127.0.0.1:${port}`, since, '/readyz');
+}
+
+const BARE_SERVER = `
+import Fastify from 'fastify';
+const [port, encoding, body] = [Number(process.argv[1]), process.argv[2], Buffer.from(process.argv[3], 'base64')];
+const app = Fastify();
+app.get('/*', (_request, reply) => reply.type('text/html; charset=utf-8').header('content-encoding', encoding).send(body));
+await app.listen({ port, host: '127.0.0.1' });
+`;
+
+/** A bare Fastify route answering every GET with `body`, sent as `encoding`. */
+export async function startBareFastify(body: Buffer, encoding: string): Promise<BenchServer> {
+  const port = await freePort();
+  const since = performance.now();
+  const child = spawn(process.execPath, ['--input-type=module', '-e', BARE_SERVER, String(port), encoding, body.toString('base64')], {
+    cwd: ROOT_DIR,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return started(child, `http://127.0.0.1:${port}`, since, '/');
+}
+
+/** The process's resident memory, from /proc. */
+export async function rssMb(child: ChildProcess): Promise<number> {
+  const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
