@@ -8,7 +8,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { ROOT_DIR } from '../src/paths.ts';
+import { ROOT_DIR, SERVER_ENTRY, SERVER_NODE_FLAGS } from '../src/paths.ts';
 import { createServerDatabase, TEST_ADMIN_PASSWORD } from './helper.ts';
 import { freePort, waitFor } from './support/server-process.ts';
 
@@ -40,7 +40,7 @@ function parseFinalStage(dockerfile: string): FinalStage {
 t.test('the Docker image boots from its final stage alone and shuts down gracefully', async (t) => {
   const stage = parseFinalStage(await readFile(path.join(ROOT_DIR, 'Dockerfile'), 'utf8'));
   t.equal(stage.user, 'node', 'runs as the non-root node user');
-  t.equal(stage.cmd[0], 'node', 'CMD runs node directly');
+  t.same(stage.cmd, ['node', ...SERVER_NODE_FLAGS, SERVER_ENTRY], 'CMD runs node directly, with the flags npm start and the benchmarks use');
 
   const app = await mkdtemp(path.join(tmpdir(), 'valet-image-'));
   t.teardown(() => rm(app, { recursive: true, force: true }));

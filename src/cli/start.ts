@@ -4,12 +4,12 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ROOT_DIR } from '../paths.ts';
+import { ROOT_DIR, SERVER_ENTRY, SERVER_NODE_FLAGS } from '../paths.ts';
 import { ensureBuild } from './build-state.ts';
 
 ensureBuild();
 
-const server = spawn(process.execPath, [path.join(ROOT_DIR, 'dist/server/server.js')], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT_DIR, SERVER_ENTRY)], {
   cwd: ROOT_DIR,
   stdio: 'inherit',
   env: { NODE_ENV: 'production', ...process.env },

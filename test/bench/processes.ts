@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ROOT_DIR } from '../../src/paths.ts';
+import { ROOT_DIR, SERVER_ENTRY, SERVER_NODE_FLAGS } from '../../src/paths.ts';
 import { freePort } from '../support/server-process.ts';
 
 export const BENCH_PASSWORD = 'benchmark-only-password';
@@ -27,11 +27,11 @@ async function started(child: ChildProcess, base: string, since: number, readyPa
   }
 }
 
-/** The production build with `env` on top of production defaults; its log goes to /dev/null. */
+/** The production build, started as the image starts it, with `env` on top of production defaults; its log goes to /dev/null. */
 export async function startBuiltServer(env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
   const since = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT_DIR, 'dist/server/server.js')], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT_DIR, SERVER_ENTRY)], {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ADMIN_PASSWORD: BENCH_PASSWORD, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
