@@ -40,17 +40,25 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Ben
 
 const BARE_SERVER = `
 import Fastify from 'fastify';
-const [port, encoding, body] = [Number(process.argv[1]), process.argv[2], Buffer.from(process.argv[3], 'base64')];
+const [port, headers, body] = [Number(process.argv[1]), JSON.parse(process.argv[2]), Buffer.from(process.argv[3], 'base64')];
 const app = Fastify();
-app.get('/*', (_request, reply) => reply.type('text/html; charset=utf-8').header('content-encoding', encoding).send(body));
+app.get('/*', (_request, reply) => reply.headers(headers).send(body));
 await app.listen({ port, host: '127.0.0.1' });
 `;
 
-/** A bare Fastify route answering every GET with `body`, sent as `encoding`. */
-export async function startBareFastify(body: Buffer, encoding: string): Promise<BenchServer> {
+/** Headers a server writes for itself, whatever the route sets. */
+const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+/**
+ * A bare Fastify route answering every GET with the same bytes as `sample`: its body and its
+ * headers (security headers, ETag, encoding), so that what differs is the work done per request.
+ */
+export async function startBareFastify(sample: Response): Promise<BenchServer> {
+  const headers = Object.fromEntries([...sample.headers].filter(([name]) => !CONNECTION_HEADERS.has(name)));
+  const body = Buffer.from(await sample.arrayBuffer());
   const port = await freePort();
   const since = performance.now();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', BARE_SERVER, String(port), encoding, body.toString('base64')], {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', BARE_SERVER, String(port), JSON.stringify(headers), body.toString('base64')], {
     cwd: ROOT_DIR,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
