@@ -3,12 +3,13 @@
  * - Cold start: `node dist/server/server.js` on a fresh embedded database, until /readyz answers.
  * - Bookings: `POST /v1/create-booking` on PostgreSQL (BENCH_DATABASE_URL, else a fresh database
  *   on TEST_DATABASE_URL's server) at 50 connections, each request another date, time and
- *   e-mail address so that capacity never refuses, beside a raw `pg` INSERT of the same row at
+ *   e-mail address so that capacity never refuses, and an Idempotency-Key as the booking page
+ *   sends, beside a raw `pg` INSERT of the same row at
  *   the same concurrency: the limit the database sets (target ≥ 0.5× with p99 ≤ 25 ms).
  * - The server's RSS at the end of each run (target ≤ 150 MB).
  * Prints a markdown table.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -85,8 +86,12 @@ if (!database) {
       requests: [
         {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (request) => ({ ...request, body: JSON.stringify(originalClientPayload(slotOf(next++))) }),
+          // As the booking page sends it: with an Idempotency-Key of its own.
+          setupRequest: (request) => ({
+            ...request,
+            headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+            body: JSON.stringify(originalClientPayload(slotOf(next++))),
+          }),
         },
       ],
     });
