@@ -82,6 +82,8 @@ export interface ManageMove {
   date: string;
   minDate: string;
   maxDate: string;
+  /** The date for people ('Saturday 5 December 2026'); null before a valid date is chosen. */
+  dateText: string | null;
   /** The date's slots as the wizard words them ('10:00 — Full'); null before a date is chosen. */
   slots: { time: string; available: boolean; label: string }[] | null;
   /** The slot chosen ('' before one is). */

@@ -100,7 +100,7 @@ function MoveChooser({ base, booking, move }: { base: string; booking: ManagedBo
           <input type="hidden" name="version" value={booking.version} />
           <input type="hidden" name="date" value={move.date} />
           <fieldset className="manage-slots" aria-describedby={timeError ? 'move-time-error' : undefined}>
-            <legend>{`Times on ${move.date}`}</legend>
+            <legend>{`Times on ${move.dateText ?? move.date}`}</legend>
             <ul>
               {move.slots.map((slot) => (
                 <SlotChoice key={slot.time} slot={slot} current={move.date === booking.date && slot.time === booking.time} checked={slot.time === move.time && slot.available} />

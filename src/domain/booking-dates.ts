@@ -57,6 +57,11 @@ export function bookingWindow(now: Date): DateWindow {
   return memo.window;
 }
 
+/** A calendar day for people: 'Saturday 5 December 2026'. */
+export function dayText(day: string): string {
+  return format(parse(day, 'yyyy-MM-dd', new Date(2000, 0, 1)), 'EEEE d MMMM yyyy');
+}
+
 /**
  * An appointment for people, in its own (Auckland) wall-clock time: 'Saturday 5 December 2026,
  * 9:00 am'. Slots are wall-clock times, so no time zone is involved.

@@ -1,5 +1,6 @@
 /** Issue 11 in Chromium: a customer moves and then cancels their booking on its manage page, with JavaScript and without, and axe finds nothing on any step. */
 import t from 'tap';
+import { format, parseISO } from 'date-fns';
 import { baseUrl, buildTestApp } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, waitForHydration, signIn } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';
@@ -38,7 +39,7 @@ t.test('the manage page in Chromium', async (t) => {
       await ready();
       await page.getByLabel('New date').fill(inDays(day + 2));
       await page.getByRole('button', { name: 'Show times' }).click();
-      await page.getByRole('group', { name: `Times on ${inDays(day + 2)}` }).waitFor();
+      await page.getByRole('group', { name: `Times on ${format(parseISO(inDays(day + 2)), 'EEEE d MMMM yyyy')}` }).waitFor();
       await ready();
       t.ok(await page.getByLabel('10:00 — Full').isDisabled(), 'a full time cannot be chosen');
       await noAxeViolations('the times');

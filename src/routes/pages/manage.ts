@@ -16,7 +16,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { slotLabel, unavailableMessage } from '../../domain/availability.ts';
-import { appointmentText, bookingWindow } from '../../domain/booking-dates.ts';
+import { appointmentText, bookingWindow, dayText } from '../../domain/booking-dates.ts';
 import { isCalendarDate } from '../../domain/booking-rules.ts';
 import { CERAMIC_COATING, COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType } from '../../domain/catalogue.ts';
 import { MANAGE_MESSAGES, type ManageLock } from '../../domain/manage-rules.ts';
@@ -120,7 +120,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   function moveState(date: string, time: string, slots: SlotAvailability[] | null, errors: ManageMove['errors'] = [], when: string | null = null): ManageMove {
     const window = bookingWindow(app.now());
     const shown = slots?.map((slot) => ({ time: slot.time, available: slot.available, label: slotLabel(slot) })) ?? null;
-    return { date, minDate: window.min, maxDate: window.max, slots: shown, time, when, errors };
+    return { date, dateText: shown ? dayText(date) : null, minDate: window.min, maxDate: window.max, slots: shown, time, when, errors };
   }
 
   app.get(
