@@ -213,7 +213,8 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
       facebookUrl: env.FACEBOOK_URL,
       instagramUrl: env.INSTAGRAM_URL,
       mapEmbedUrl: env.MAP_EMBED_URL,
-      publicUrl: env.PUBLIC_URL.replace(/\/+$/, ''),
+      // Without PUBLIC_URL, links and the start-up line name the port the server listens on.
+      publicUrl: publicUrlGiven ? env.PUBLIC_URL.replace(/\/+$/, '') : `http://localhost:${env.PORT}`,
     },
     publicOrigin: publicUrlGiven ? new URL(env.PUBLIC_URL).origin : undefined,
     mail: {

@@ -23,6 +23,12 @@ t.test('values are read and converted', async (t) => {
   t.equal(config.publicOrigin, 'https://valet.example.nz');
 });
 
+t.test('without PUBLIC_URL, links name the port the server listens on', async (t) => {
+  t.equal(loadConfig({ PORT: '8080' }).business.publicUrl, 'http://localhost:8080');
+  t.equal(loadConfig({}).business.publicUrl, 'http://localhost:3000');
+  t.equal(loadConfig({ PORT: '8080' }).publicOrigin, undefined, 'no origin is enforced');
+});
+
 t.test('a bad value stops start-up with one line naming the variable', async (t) => {
   const cases: Array<[Record<string, string>, RegExp]> = [
     [{ PORT: 'eighty' }, /^Invalid configuration: PORT .*"eighty"/],
