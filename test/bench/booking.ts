@@ -123,7 +123,7 @@ if (!database) {
     const rawRate = count / DURATION;
     const rawP99 = latencies[Math.floor(latencies.length * 0.99)] ?? 0;
     rows.push(
-      `| POST /v1/create-booking, PostgreSQL, ${CONNECTIONS} connections (target ≥ 0.5×, p99 ≤ 25 ms) | ${result.requests.average.toFixed(0)} req/s | ${result.latency.p99} ms | ${(result.requests.average / rawRate).toFixed(2)}× | ${rawRate.toFixed(0)} rows/s, p99 ${rawP99.toFixed(1)} ms | ${appRss.toFixed(0)} MB |`,
+      `| POST /v1/create-booking with an Idempotency-Key, PostgreSQL, ${CONNECTIONS} connections (target ≥ 0.5×, p99 ≤ 25 ms) | ${result.requests.average.toFixed(0)} req/s | ${result.latency.p99} ms | ${(result.requests.average / rawRate).toFixed(2)}× | ${rawRate.toFixed(0)} rows/s, p99 ${rawP99.toFixed(1)} ms | ${appRss.toFixed(0)} MB |`,
     );
   } finally {
     await database.drop();
