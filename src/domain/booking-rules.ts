@@ -185,26 +185,28 @@ export function validateServiceStep(input: Pick<BookingInput, 'service' | 'coati
   return errors;
 }
 
+/** What is wrong with a chosen day, if anything: given, a real date, inside the booking window. */
+export function dateError(date: string, window: DateWindow): FieldError | undefined {
+  if (isBlank(date)) return { field: 'date', message: MESSAGES.dateRequired };
+  if (!isCalendarDate(date)) return { field: 'date', message: MESSAGES.dateInvalid };
+  if (date < window.min) return { field: 'date', message: MESSAGES.datePast };
+  if (date > window.max) return { field: 'date', message: MESSAGES.dateTooFar };
+  return undefined;
+}
+
+/** What is wrong with a chosen time, if anything: given, and one of the slots. */
+export function timeError(time: string): FieldError | undefined {
+  if (isBlank(time)) return { field: 'time', message: MESSAGES.timeRequired };
+  if (!TIME_SLOTS.includes(time)) return { field: 'time', message: MESSAGES.timeInvalid };
+  return undefined;
+}
+
 /** Step 2: date, time and, for on-site service, the address. */
 export function validateScheduleStep(
   input: Pick<BookingInput, 'date' | 'time' | 'serviceType' | (typeof ADDRESS_FIELDS)[number]>,
   window: DateWindow,
 ): FieldError[] {
-  const errors: FieldError[] = [];
-  if (isBlank(input.date)) {
-    errors.push({ field: 'date', message: MESSAGES.dateRequired });
-  } else if (!isCalendarDate(input.date)) {
-    errors.push({ field: 'date', message: MESSAGES.dateInvalid });
-  } else if (input.date < window.min) {
-    errors.push({ field: 'date', message: MESSAGES.datePast });
-  } else if (input.date > window.max) {
-    errors.push({ field: 'date', message: MESSAGES.dateTooFar });
-  }
-  if (isBlank(input.time)) {
-    errors.push({ field: 'time', message: MESSAGES.timeRequired });
-  } else if (!TIME_SLOTS.includes(input.time)) {
-    errors.push({ field: 'time', message: MESSAGES.timeInvalid });
-  }
+  const errors = [dateError(input.date, window), timeError(input.time)].filter((error) => error !== undefined);
   if (!(SERVICE_TYPES as readonly string[]).includes(input.serviceType)) {
     errors.push({ field: 'serviceType', message: MESSAGES.serviceTypeRequired });
   }

@@ -8,9 +8,9 @@
 import type { Kysely } from 'kysely';
 import { unavailableMessage } from '../domain/availability.ts';
 import { bookingWindow, slotStartsAt } from '../domain/booking-dates.ts';
-import { isCalendarDate, TIME_SLOTS } from '../domain/booking-rules.ts';
+import { dateError, timeError } from '../domain/booking-rules.ts';
 import { MANAGE_MESSAGES, manageLock, type ManageLock } from '../domain/manage-rules.ts';
-import { MESSAGES } from '../domain/messages.ts';
+import type { FieldError } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { findBookingByManageHash, insertStatusChange, lockSlots, moveIfVersion, updateStatusIfVersion } from '../db/bookings.repository.ts';
 import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
@@ -87,16 +87,10 @@ export async function cancelByCustomer(db: Kysely<Database>, token: string, vers
   });
 }
 
-/** The field errors of a requested slot, before any database work: a real date in the booking window, one of the slots. */
-export function moveTargetErrors(date: string, time: string, now: Date): { field: string; message: string }[] {
-  if (!date) return [{ field: 'date', message: MESSAGES.dateRequired }];
-  if (!isCalendarDate(date)) return [{ field: 'date', message: MESSAGES.dateInvalid }];
-  const window = bookingWindow(now);
-  if (date < window.min) return [{ field: 'date', message: MESSAGES.datePast }];
-  if (date > window.max) return [{ field: 'date', message: MESSAGES.dateTooFar }];
-  if (!time) return [{ field: 'time', message: MESSAGES.timeRequired }];
-  if (!(TIME_SLOTS as readonly string[]).includes(time)) return [{ field: 'time', message: MESSAGES.timeInvalid }];
-  return [];
+/** The field errors of a requested slot, before any database work (the wizard's rules): the date's, else the time's. */
+export function moveTargetErrors(date: string, time: string, now: Date): FieldError[] {
+  const error = dateError(date, bookingWindow(now)) ?? timeError(time);
+  return error ? [error] : [];
 }
 
 /**

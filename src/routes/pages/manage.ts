@@ -17,7 +17,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { slotLabel, unavailableMessage } from '../../domain/availability.ts';
 import { appointmentText, bookingWindow, dayText } from '../../domain/booking-dates.ts';
-import { isCalendarDate } from '../../domain/booking-rules.ts';
+import { dateError, isCalendarDate } from '../../domain/booking-rules.ts';
 import { CERAMIC_COATING, COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType } from '../../domain/catalogue.ts';
 import { MANAGE_MESSAGES, type ManageLock } from '../../domain/manage-rules.ts';
 import type { Booking } from '../../db/database.ts';
@@ -152,7 +152,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const booking = await findManagedBooking(app.db, token, app.now());
       if (!booking) return notFoundPage(reply);
       const date = request.query.date ?? '';
-      const errors = date ? moveTargetErrors(date, '07:00', app.now()) : [];
+      const error = date ? dateError(date, bookingWindow(app.now())) : undefined;
+      const errors = error ? [error] : [];
       return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, 'move', { move: moveState(date, '', await slotsOn(date, errors), errors) }));
     },
   );
