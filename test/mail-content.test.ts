@@ -3,7 +3,7 @@ import t from 'tap';
 import ical from 'node-ical';
 import type { Booking } from '../src/db/database.ts';
 import { DEFAULT_BUSINESS } from '../src/domain/business.ts';
-import { whenForPeople } from '../src/mail/booking-facts.ts';
+import { appointmentText } from '../src/domain/booking-dates.ts';
 import { bookingInvitation } from '../src/mail/invitation.ts';
 import type { MailContext } from '../src/mail/mail-context.ts';
 import { renderHtml, renderText } from '../src/mail/message.ts';
@@ -55,9 +55,9 @@ const booking = {
 } satisfies Booking;
 
 t.test('dates are written for people in Auckland, on ordinary and daylight-saving days', async (t) => {
-  t.equal(whenForPeople('2026-12-05', '09:00'), 'Saturday 5 December 2026, 9:00 am');
-  t.equal(whenForPeople('2027-04-04', '14:00'), 'Sunday 4 April 2027, 2:00 pm');
-  t.equal(whenForPeople('2026-09-27', '07:00'), 'Sunday 27 September 2026, 7:00 am');
+  t.equal(appointmentText('2026-12-05', '09:00'), 'Saturday 5 December 2026, 9:00 am');
+  t.equal(appointmentText('2027-04-04', '14:00'), 'Sunday 4 April 2027, 2:00 pm');
+  t.equal(appointmentText('2026-09-27', '07:00'), 'Sunday 27 September 2026, 7:00 am');
 });
 
 t.test('the confirmation carries the manage link, the drop-off directions and the quote, escaped in HTML', async (t) => {

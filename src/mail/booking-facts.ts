@@ -1,7 +1,6 @@
 /** A booking's facts written for people, as every e-mail about it shows them. */
-import { TZDate } from '@date-fns/tz';
-import { addMinutes, format } from 'date-fns';
-import { BUSINESS_TIME_ZONE, slotStartsAt } from '../domain/booking-dates.ts';
+import { addMinutes } from 'date-fns';
+import { slotStartsAt } from '../domain/booking-dates.ts';
 import { HOURS, type BusinessInfo } from '../domain/business.ts';
 import { CERAMIC_SIZES, COATING_LABELS, VEHICLE_LABELS, findPackage, isCoatingType, isVehicleType } from '../domain/catalogue.ts';
 import { discountLabel, formatNzd } from '../domain/pricing.ts';
@@ -13,11 +12,6 @@ const DEFAULT_DURATION_MINUTES = 120;
 export function appointmentTimes(booking: Pick<Booking, 'date' | 'time' | 'service'>): { start: Date; end: Date } {
   const start = new Date(slotStartsAt(booking.date, booking.time));
   return { start, end: addMinutes(start, findPackage(booking.service)?.durationMinutes ?? DEFAULT_DURATION_MINUTES) };
-}
-
-/** 'Saturday 5 December 2026, 9:00 am', in Auckland whatever the server's zone. */
-export function whenForPeople(date: string, time: string): string {
-  return format(new TZDate(slotStartsAt(date, time), BUSINESS_TIME_ZONE), 'EEEE d MMMM yyyy, h:mm aaa');
 }
 
 export function packageForPeople(booking: Pick<Booking, 'service' | 'coating_type'>): string {

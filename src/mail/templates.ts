@@ -1,6 +1,7 @@
 /** The words of each e-mail: to the customer about their booking, and to staff. */
 import type { Booking, ContactMessage } from '../db/database.ts';
-import { packageForPeople, quoteLines, vehicleForPeople, whenForPeople, whereForPeople } from './booking-facts.ts';
+import { appointmentText } from '../domain/booking-dates.ts';
+import { packageForPeople, quoteLines, vehicleForPeople, whereForPeople } from './booking-facts.ts';
 import type { MailContext } from './mail-context.ts';
 import type { MessageContent, MessageSection } from './message.ts';
 
@@ -28,7 +29,7 @@ function bookingSection(booking: Booking, context: MailContext): MessageSection 
       ['Reference', booking.reference],
       ['Package', packageForPeople(booking)],
       ['Vehicle size', vehicleForPeople(booking)],
-      ['When', whenForPeople(booking.date, booking.time)],
+      ['When', appointmentText(booking.date, booking.time)],
       ['Where', where.place],
     ],
     note: where.note,
@@ -54,7 +55,7 @@ const SUBJECTS: Record<CustomerMessageKind, (reference: string, name: string) =>
 };
 
 function intro(kind: CustomerMessageKind, booking: Booking): { heading: string; paragraphs: string[] } {
-  const when = whenForPeople(booking.date, booking.time);
+  const when = appointmentText(booking.date, booking.time);
   const hello = `Hi ${booking.name},`;
   switch (kind) {
     case 'booking-created':
@@ -104,7 +105,7 @@ export function staffBookingMessage(booking: Booking, context: MailContext): Mes
     kind: 'staff-new-booking',
     to: { name: context.business.name, address: context.staffEmail },
     replyTo: { name: booking.name, address: booking.email },
-    subject: `New booking ${booking.reference}: ${whenForPeople(booking.date, booking.time)}`,
+    subject: `New booking ${booking.reference}: ${appointmentText(booking.date, booking.time)}`,
     content: {
       heading: `New booking ${booking.reference}`,
       paragraphs: [],
@@ -113,7 +114,7 @@ export function staffBookingMessage(booking: Booking, context: MailContext): Mes
           title: 'Booking',
           rows: [
             ['Reference', booking.reference],
-            ['When', whenForPeople(booking.date, booking.time)],
+            ['When', appointmentText(booking.date, booking.time)],
             ['Where', where.place],
             ['Package', packageForPeople(booking)],
             ['Vehicle size', vehicleForPeople(booking)],

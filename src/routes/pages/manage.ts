@@ -18,7 +18,8 @@ import { Type } from 'typebox';
 import { slotLabel, unavailableMessage } from '../../domain/availability.ts';
 import { appointmentText, bookingWindow, dayText } from '../../domain/booking-dates.ts';
 import { dateError, isCalendarDate } from '../../domain/booking-rules.ts';
-import { CERAMIC_COATING, COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType } from '../../domain/catalogue.ts';
+import { VEHICLE_LABELS, isVehicleType } from '../../domain/catalogue.ts';
+import { packageForPeople } from '../../mail/booking-facts.ts';
 import { MANAGE_MESSAGES, type ManageLock } from '../../domain/manage-rules.ts';
 import type { Booking } from '../../db/database.ts';
 import { formError, isConnectionError } from '../../errors.ts';
@@ -49,16 +50,11 @@ const MoveForm = Type.Object({ version: Version, date: Type.Optional(DateText), 
 
 const DONE = { cancelled: MANAGE_MESSAGES.cancelled, moved: MANAGE_MESSAGES.moved } as const;
 
-function serviceName(booking: Booking): string {
-  if (booking.service !== CERAMIC_COATING || !isCoatingType(booking.coating_type)) return booking.service;
-  return `${booking.service} (${COATING_LABELS[booking.coating_type]})`;
-}
-
 function toManagedBooking(booking: Booking, business: { streetAddress: string; suburb: string; city: string; postcode: string }): ManagedBooking {
   const dropoff = booking.service_type === 'dropoff';
   return {
     reference: booking.reference,
-    service: serviceName(booking),
+    service: packageForPeople(booking),
     vehicle: isVehicleType(booking.vehicle_type) ? VEHICLE_LABELS[booking.vehicle_type] : booking.vehicle_type,
     date: booking.date,
     time: booking.time,
