@@ -2,9 +2,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, NewOutboxEmail, OutboxEmail } from './database.ts';
 
-export async function insertOutboxEmails(db: Kysely<Database>, emails: NewOutboxEmail[]): Promise<OutboxEmail[]> {
-  if (emails.length === 0) return [];
-  return db.insertInto('outbox_emails').values(emails).returningAll().execute();
+/** Queues e-mails (in the caller's transaction). Nothing is read back: the bodies stay where they are. */
+export async function insertOutboxEmails(db: Kysely<Database>, emails: NewOutboxEmail[]): Promise<void> {
+  if (emails.length === 0) return;
+  await db.insertInto('outbox_emails').values(emails).execute();
 }
 
 /**
@@ -89,7 +90,29 @@ export async function requeueEmail(db: Kysely<Database>, id: string, now: Date):
     .executeTakeFirst();
 }
 
-export type OutboxListRow = OutboxEmail & { created_at_exact: string; booking_reference: string | null };
+/** What a list of e-mails shows of each: everything but the bodies and the invitation. */
+const SUMMARY_COLUMNS = [
+  'e.id',
+  'e.kind',
+  'e.booking_id',
+  'e.contact_message_id',
+  'e.to_name',
+  'e.to_address',
+  'e.subject',
+  'e.status',
+  'e.attempts',
+  'e.last_error',
+  'e.next_attempt_at',
+  'e.sent_at',
+  'e.created_at',
+] as const;
+
+export type OutboxEmailSummary = Pick<
+  OutboxEmail,
+  'id' | 'kind' | 'booking_id' | 'contact_message_id' | 'to_name' | 'to_address' | 'subject' | 'status' | 'attempts' | 'last_error' | 'next_attempt_at' | 'sent_at' | 'created_at'
+> & { booking_reference: string | null };
+
+export type OutboxListRow = OutboxEmailSummary & { created_at_exact: string };
 
 /** One page of e-mails, newest first (keyset paging), optionally those of one booking. */
 export async function listOutboxEmails(
@@ -99,7 +122,7 @@ export async function listOutboxEmails(
   let query = db
     .selectFrom('outbox_emails as e')
     .leftJoin('bookings as b', 'b.id', 'e.booking_id')
-    .selectAll('e')
+    .select(SUMMARY_COLUMNS)
     .select(sql<string>`e.created_at::text`.as('created_at_exact'))
     .select('b.reference as booking_reference');
   if (options.bookingId) query = query.where('e.booking_id', '=', options.bookingId);

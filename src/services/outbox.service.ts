@@ -1,14 +1,14 @@
 /** What staff do with the e-mail outbox: list it (newest first, paged), read one, resend a failed one. */
 import type { Kysely } from 'kysely';
 import type { Database, OutboxEmail } from '../db/database.ts';
-import { findOutboxEmail, listOutboxEmails, requeueEmail } from '../db/outbox.repository.ts';
+import { findOutboxEmail, listOutboxEmails, requeueEmail, type OutboxEmailSummary } from '../db/outbox.repository.ts';
 import { conflict, notFound } from '../errors.ts';
 import { decodeCursorObject, encodeCursor, invalidCursor, isTimestampText, isUuid } from './paging-cursor.ts';
 
 export type OutboxEmailWithReference = OutboxEmail & { booking_reference: string | null };
 
 export interface OutboxPage {
-  emails: OutboxEmailWithReference[];
+  emails: OutboxEmailSummary[];
   nextCursor: string | null;
 }
 

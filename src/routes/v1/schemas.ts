@@ -4,7 +4,8 @@
  */
 import { Type } from 'typebox';
 import { ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto, type ClosureDto, type EmailStatus, type OutboxEmailDto } from '#api/schemas.ts';
-import type { Booking, BookingStatusChange, Closure, ContactMessage, OutboxEmail } from '../../db/database.ts';
+import type { Booking, BookingStatusChange, Closure, ContactMessage } from '../../db/database.ts';
+import type { OutboxEmailSummary } from '../../db/outbox.repository.ts';
 import { CURRENCY, type Quote } from '../../domain/pricing.ts';
 
 /** The error answers every route may give, by status code. */
@@ -73,7 +74,7 @@ export function toClosureDto(row: Closure): ClosureDto {
   return { id: row.id, date: row.date, time: row.time, reason: row.reason, createdBy: row.created_by, createdAt: row.created_at.toISOString() };
 }
 
-export function toOutboxEmailDto(row: OutboxEmail & { booking_reference: string | null }): OutboxEmailDto {
+export function toOutboxEmailDto(row: OutboxEmailSummary): OutboxEmailDto {
   return {
     id: row.id,
     kind: row.kind,
