@@ -133,6 +133,27 @@ function MoveChooser({ base, booking, move }: { base: string; booking: ManagedBo
   );
 }
 
+/** The last step of a change: the question, the form's values carried as hidden fields, yes or back. */
+function Confirmation({ action, question, fields, yes, no }: { action: string; question: string; fields: Record<string, string | number>; yes: string; no: { href: string; label: string } }) {
+  return (
+    <form className="manage-confirm card" method="post" action={action}>
+      <p>{question}</p>
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <input type="hidden" name="confirm" value="yes" />
+      <p className="actions">
+        <button type="submit" className="button button-primary">
+          {yes}
+        </button>
+        <a className="button button-ghost" href={no.href}>
+          {no.label}
+        </a>
+      </p>
+    </form>
+  );
+}
+
 export default function ManagePage({ business, state }: PageProps<ManageState>) {
   const { booking, view, lock, move } = state;
   const base = `/booking/manage/${state.token}`;
@@ -152,36 +173,22 @@ export default function ManagePage({ business, state }: PageProps<ManageState>) 
           </p>
         )}
         {view === 'cancel' && (
-          <form className="manage-confirm card" method="post" action={`${base}/cancel`}>
-            <p>{`Do you want to cancel your ${booking.service} on ${booking.when}? This cannot be undone online.`}</p>
-            <input type="hidden" name="version" value={booking.version} />
-            <input type="hidden" name="confirm" value="yes" />
-            <p className="actions">
-              <button type="submit" className="button button-primary">
-                Yes, cancel my booking
-              </button>
-              <a className="button button-ghost" href={base}>
-                No, keep my booking
-              </a>
-            </p>
-          </form>
+          <Confirmation
+            action={`${base}/cancel`}
+            question={`Do you want to cancel your ${booking.service} on ${booking.when}? This cannot be undone online.`}
+            fields={{ version: booking.version }}
+            yes="Yes, cancel my booking"
+            no={{ href: base, label: 'No, keep my booking' }}
+          />
         )}
         {view === 'confirm-move' && move && (
-          <form className="manage-confirm card" method="post" action={`${base}/move`}>
-            <p>{`Do you want to move your booking from ${booking.when} to ${move.when}?`}</p>
-            <input type="hidden" name="version" value={booking.version} />
-            <input type="hidden" name="date" value={move.date} />
-            <input type="hidden" name="time" value={move.time} />
-            <input type="hidden" name="confirm" value="yes" />
-            <p className="actions">
-              <button type="submit" className="button button-primary">
-                Yes, move my booking
-              </button>
-              <a className="button button-ghost" href={`${base}/move?date=${move.date}`}>
-                Choose another time
-              </a>
-            </p>
-          </form>
+          <Confirmation
+            action={`${base}/move`}
+            question={`Do you want to move your booking from ${booking.when} to ${move.when}?`}
+            fields={{ version: booking.version, date: move.date, time: move.time }}
+            yes="Yes, move my booking"
+            no={{ href: `${base}/move?date=${move.date}`, label: 'Choose another time' }}
+          />
         )}
         {view === 'move' && move && <MoveChooser base={base} booking={booking} move={move} />}
         <h2 className="manage-subtitle">Booking details</h2>
