@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type R
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
-import { AppError, databaseUnavailable, invalidData, isConnectionError, isDataException, type ErrorBody } from './errors.ts';
+import { AppError, databaseUnavailable, invalidData, isConnectionError, isDataException, isOverlapViolation, placeTaken, type ErrorBody } from './errors.ts';
 import { logDestination, loggerOptions } from './logger.ts';
 import { toFieldErrors, validatorCompiler } from './validation.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -96,6 +96,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Before any route is registered: routes take the handlers in force when they are added.
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (isOverlapViolation(error)) {
+      request.log.warn({ code: '23P01' }, 'overlap refused by the database');
+      error = placeTaken();
+    }
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.warn({ code: error.code }, error.message);
       return reply.code(error.statusCode).headers(error.headers).send({ message: error.message, errors: error.errors } satisfies ErrorBody);

@@ -32,7 +32,10 @@ export const EnvSchema = Type.Object({
   ADMIN_PASSWORD: Type.Optional(Type.String()),
   ADMIN_PASSWORD_HASH: Type.Optional(Type.String({ pattern: '^\\$argon2id\\$v=19\\$m=\\d+,t=\\d+,p=\\d+\\$[A-Za-z0-9+/]+\\$[A-Za-z0-9+/]+$' })),
   DASHBOARD_AUTH: Type.Union([Type.Literal('session'), Type.Literal('prompt')], { default: 'session' }),
-  BOOKING_SLOT_CAPACITY: Type.Union([Positive], { default: 2 }),
+  ONSITE_TEAMS: Type.Union([Type.Integer({ minimum: 0, maximum: 50 })], { default: 2 }),
+  DROPOFF_BAYS: Type.Union([Type.Integer({ minimum: 0, maximum: 50 })], { default: 2 }),
+  /** The old name: when set, seeds that many of each kind (see resourceSeed). */
+  BOOKING_SLOT_CAPACITY: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
   TRUST_PROXY: Type.String({ default: 'false' }),
   BODY_LIMIT_BYTES: Type.Union([Type.Integer({ minimum: 1024, maximum: 1048576 })], { default: 16384 }),
   RATE_LIMIT_FORMS_MAX: Type.Union([Positive], { default: 10 }),
@@ -87,7 +90,12 @@ export interface Config {
   adminPassword: string | undefined;
   adminPasswordHash: string | undefined;
   dashboardAuth: Env['DASHBOARD_AUTH'];
-  bookingSlotCapacity: number;
+  /**
+   * The vans (on-site teams) and drop-off bays created on the first start (ONSITE_TEAMS,
+   * DROPOFF_BAYS; BOOKING_SLOT_CAPACITY, the old name, seeds that many of each). Staff manage them
+   * in the Schedule view after that.
+   */
+  resourceSeed: { onsite: number; dropoff: number };
   /** false, true (trust every peer: only when nothing but the proxy can reach the app), or addresses/CIDRs. */
   trustProxy: boolean | string;
   bodyLimit: number;
@@ -185,7 +193,10 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     adminPassword: env.ADMIN_PASSWORD,
     adminPasswordHash: env.ADMIN_PASSWORD_HASH,
     dashboardAuth: env.DASHBOARD_AUTH,
-    bookingSlotCapacity: env.BOOKING_SLOT_CAPACITY,
+    resourceSeed:
+      env.BOOKING_SLOT_CAPACITY === undefined
+        ? { onsite: env.ONSITE_TEAMS, dropoff: env.DROPOFF_BAYS }
+        : { onsite: env.BOOKING_SLOT_CAPACITY, dropoff: env.BOOKING_SLOT_CAPACITY },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     bodyLimit: env.BODY_LIMIT_BYTES,
     rateLimit: {

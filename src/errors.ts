@@ -2,7 +2,7 @@
  * Errors the application answers with on purpose, each with a code, and the one error shape
  * every /v1 answer uses: `{ message, errors: [{ field, message }] }`.
  */
-import type { FieldError } from './domain/messages.ts';
+import { MESSAGES, type FieldError } from './domain/messages.ts';
 
 export interface ErrorBody {
   message: string;
@@ -75,6 +75,18 @@ export function isDataException(error: unknown): boolean {
   return error instanceof Error && typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
+/**
+ * PostgreSQL's exclusion_violation (23P01): the bookings' no-overlap constraint refused a job on a
+ * resource already held then. The application's locks make this rare (a second instance racing on
+ * a buffer across midnight, a hand-written UPDATE); when it happens it is the customer's "that
+ * time has just been taken", never a server error.
+ */
+export function isOverlapViolation(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '23P01';
+}
+
+export const placeTaken = () => conflict(MESSAGES.slotTaken, [{ field: 'time', message: MESSAGES.slotTaken }]);
+
 export const invalidData = () => new AppError(400, 'INVALID_DATA', 'The request contains a value that cannot be stored');
 
 /**
@@ -83,6 +95,7 @@ export const invalidData = () => new AppError(400, 'INVALID_DATA', 'The request 
  */
 export function formError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
+  if (isOverlapViolation(error)) return placeTaken();
   if (isConnectionError(error)) return databaseUnavailable();
   if (isDataException(error)) return invalidData();
   return undefined;

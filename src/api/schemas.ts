@@ -60,13 +60,21 @@ export const BookingSchema = Type.Object({
   phone: Type.String(),
   notes: Type.String(),
   quote: QuoteSchema,
+  resourceId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'The van or bay the job holds; null when it needs one (see GET /v1/schedule)' }),
+  startsAt: Type.String({ format: 'date-time', description: 'The appointment as an instant' }),
+  endsAt: Type.String({ format: 'date-time', description: 'When the work ends: the start plus the duration the job was booked with' }),
+  bufferMinutes: Type.Integer({ minimum: 0, description: 'Travel time the van is held for after the work (on-site jobs)' }),
   status: Type.String({ description: 'pending, confirmed, completed or cancelled' }),
   version: Type.Integer({ description: 'Bumped by every status change; send it back to change the status' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type BookingDto = Static<typeof BookingSchema>;
 
-const SlotSchema = Type.Object({ date: Type.String({ description: 'YYYY-MM-DD' }), time: Type.String({ description: 'HH:mm' }) });
+const SlotSchema = Type.Object({
+  date: Type.String({ description: 'YYYY-MM-DD' }),
+  time: Type.String({ description: 'HH:mm' }),
+  resourceId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+});
 
 export const StatusChangeSchema = Type.Object({
   from: Type.String(),
@@ -74,7 +82,7 @@ export const StatusChangeSchema = Type.Object({
   by: Type.String({ description: "The name given at sign-in, or 'Customer' for a change made on the booking's manage page" }),
   at: Type.String({ format: 'date-time' }),
   move: Type.Union([Type.Object({ from: SlotSchema, to: SlotSchema }), Type.Null()], {
-    description: 'A move to another slot (the status stays the same): the appointment before and after; null for a status change',
+    description: 'A move to another time or resource (the status stays the same): the appointment before and after, with the resource each held; null for a status change',
   }),
 });
 export type StatusChangeDto = Static<typeof StatusChangeSchema>;
@@ -95,12 +103,25 @@ export type ContactMessageDto = Static<typeof ContactMessageSchema>;
 export const ClosureSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   date: Type.String({ format: 'date' }),
-  time: Type.Union([Type.String(), Type.Null()], { description: 'HH:mm of the slot closed; null when the whole date is closed' }),
+  time: Type.Union([Type.String(), Type.Null()], { description: 'HH:mm of the one hour closed, when exactly one hour is (the name before from-to ranges); null otherwise' }),
+  from: Type.Union([Type.String(), Type.Null()], { description: 'HH:mm the closure starts; null when the whole date is closed' }),
+  to: Type.Union([Type.String(), Type.Null()], { description: 'HH:mm (24:00: midnight) the closure ends; null when the whole date is closed' }),
+  kind: Type.Union([Type.Literal('onsite'), Type.Literal('dropoff'), Type.Null()], { description: 'Closes every resource of this kind; null with resourceId null: both kinds' }),
+  resourceId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'Closes this one van or bay only' }),
   reason: Type.String({ description: 'For staff only; customers are told "Closed"' }),
   createdBy: Type.String({ description: 'The name given at sign-in' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type ClosureDto = Static<typeof ClosureSchema>;
+
+export const ResourceSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  kind: Type.Union([Type.Literal('onsite'), Type.Literal('dropoff')], { description: 'onsite: a van or team that goes to customers; dropoff: a bay at the service centre' }),
+  active: Type.Boolean({ description: 'Only active ones take jobs' }),
+  position: Type.Integer({ minimum: 0, description: 'Order in the schedule' }),
+});
+export type ResourceDto = Static<typeof ResourceSchema>;
 
 /** queued (waiting or being sent), sent, failed (after the last attempt), skipped (a reminder of a cancelled or moved booking), unsent (no SMTP configured). */
 export const EmailStatusSchema = Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('skipped'), Type.Literal('unsent')]);

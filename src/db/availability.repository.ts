@@ -1,31 +1,51 @@
-/** What availability reads: bookings, closures and the weekly closed days of one date, at once. */
+/**
+ * What the scheduling rule reads, for a span of instants, in one statement (one round trip): the
+ * active resources, the working hours, the weekly closed days, the travel buffer setting, the
+ * closures overlapping the span and the held intervals of the place-holding jobs overlapping it.
+ */
 import { sql, type Kysely } from 'kysely';
-import type { DayFacts } from '../domain/availability.ts';
-import type { Weekday } from '../domain/schedule.ts';
 import type { Database } from './database.ts';
-import { WEEKLY_CLOSED_DAYS_KEY } from './settings.repository.ts';
+import { TRAVEL_BUFFER_KEY, WEEKLY_CLOSED_DAYS_KEY } from './settings.repository.ts';
 
 type Db = Kysely<Database>;
 
+export interface ScheduleFacts {
+  resources: { id: string; kind: string; position: number; name: string }[];
+  hours: { kind: string; weekday: number; opens: string; closes: string }[];
+  /** The weekly closed days setting, as stored (a JSON array of weekday names), or null. */
+  weeklyClosedDays: string | null;
+  /** The travel buffer setting in minutes, as stored, or null for the default. */
+  travelBuffer: string | null;
+  closures: { date: string; kind: string | null; resourceId: string | null; wholeDay: boolean; start: number; end: number }[];
+  /** Place-holding jobs with a resource: [resource id, held start, held end] in milliseconds. */
+  busy: [string, number, number][];
+}
+
+/** Bookings that hold their resource (the exclusion constraint's WHERE). */
+export const PLACE_HOLDING_STATUSES = ['pending', 'confirmed', 'completed'] as const;
+
 /**
- * One statement per date: the bookings holding each slot (a grouped count over the slot index),
- * the closures of the date, and whether its weekday is a weekly closed day; a row per fact.
- * Cancelled bookings do not hold a place (holdsSlot in src/domain/booking-status.ts).
+ * The facts for [from, to), leaving out one booking (the one being moved, so it never collides
+ * with itself).
  */
-export async function dayFacts(db: Db, date: string, weekday: Weekday): Promise<DayFacts> {
-  const { rows } = await sql<{ kind: 'booked' | 'closed' | 'weekly'; time: string | null; count: number }>`
-    select 'booked' as kind, "time", count(*) as count from bookings
-      where "date" = ${date}::date and status <> 'cancelled' group by "time"
-    union all
-    select 'closed', "time", 0 from closures where "date" = ${date}::date
-    union all
-    select 'weekly', null, 0 from settings
-      where key = ${WEEKLY_CLOSED_DAYS_KEY} and value::jsonb @> jsonb_build_array(${weekday}::text)`.execute(db);
-  const facts = { booked: {} as Record<string, number>, dayClosed: false, closedTimes: [] as string[] };
-  for (const row of rows) {
-    if (row.kind === 'booked') facts.booked[row.time!] = Number(row.count);
-    else if (row.time === null) facts.dayClosed = true;
-    else facts.closedTimes.push(row.time);
-  }
-  return facts;
+export async function scheduleFacts(db: Db, from: number, to: number, excludeBookingId?: string): Promise<ScheduleFacts> {
+  const span = sql`tstzrange(to_timestamp(${from / 1000}), to_timestamp(${to / 1000}), '[)')`;
+  const exclude = excludeBookingId ? sql`and id <> ${excludeBookingId}::uuid` : sql``;
+  const { rows } = await sql<ScheduleFacts>`
+    select
+      (select coalesce(json_agg(json_build_object('id', id, 'kind', kind, 'position', position, 'name', name) order by position, created_at, id), '[]')
+         from resources where active) as resources,
+      (select coalesce(json_agg(json_build_object('kind', kind, 'weekday', weekday, 'opens', opens, 'closes', closes)), '[]')
+         from working_hours) as hours,
+      (select value from settings where key = ${WEEKLY_CLOSED_DAYS_KEY}) as "weeklyClosedDays",
+      (select value from settings where key = ${TRAVEL_BUFFER_KEY}) as "travelBuffer",
+      (select coalesce(json_agg(json_build_object(
+          'date', "date", 'kind', kind, 'resourceId', resource_id, 'wholeDay', from_time is null,
+          'start', extract(epoch from starts_at) * 1000, 'end', extract(epoch from ends_at) * 1000)), '[]')
+         from closures where during && ${span}) as closures,
+      (select coalesce(json_agg(json_build_array(resource_id, extract(epoch from lower(held)) * 1000, extract(epoch from upper(held)) * 1000)), '[]')
+         from bookings
+         where held && ${span} and resource_id is not null and status in ('pending', 'confirmed', 'completed') ${exclude}) as busy`.execute(db);
+  const facts = rows[0]!;
+  return { ...facts, busy: facts.busy.map(([id, start, end]) => [id, Number(start), Number(end)]) };
 }

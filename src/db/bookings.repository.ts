@@ -1,6 +1,5 @@
 /** Data access for bookings: plain functions over a Kysely instance or transaction. */
 import { sql, type Kysely } from 'kysely';
-import { TIME_SLOTS } from '../domain/booking-rules.ts';
 import type { Booking, BookingStatusChange, Database, NewBooking, NewBookingStatusChange } from './database.ts';
 
 type Db = Kysely<Database>;
@@ -33,31 +32,36 @@ async function takeLocks(trx: Db, locks: readonly { name: string; shared?: boole
 
 const SCHEDULE_LOCK = 'schedule';
 
-/** One advisory lock per slot, in TIME_SLOTS order, after the schedule lock (shared). */
-function slotLocks(date: string, times: readonly string[]) {
-  return [{ name: SCHEDULE_LOCK, shared: true }, ...TIME_SLOTS.filter((slot) => times.includes(slot)).map((time) => ({ name: `slot:${date} ${time}` }))];
+/**
+ * The locks of a kind's day, after the schedule lock (shared): one per kind and date, kinds in
+ * the order given (callers pass them in RESOURCE_KINDS order), so two writers holding several
+ * cannot deadlock. Writers on different days or kinds never wait for each other; a change of the
+ * hours, the resources or the weekly closed days (lockSchedule, exclusive) waits for them, and
+ * they for it.
+ */
+function placementLocks(date: string, kinds: readonly string[]) {
+  return [{ name: SCHEDULE_LOCK, shared: true }, ...kinds.map((kind) => ({ name: `place:${kind}:${date}` }))];
+}
+
+/**
+ * Serialises the writers of a kind's day until the end of the transaction: whoever places a job
+ * there (a booking, a move, a reopening) or closes part of it. The exclusion constraint is the
+ * guarantee; this lock makes the engine's answer (and its message) right the first time.
+ */
+export async function lockPlacement(trx: Db, date: string, kinds: readonly string[]): Promise<void> {
+  await takeLocks(trx, placementLocks(date, kinds));
 }
 
 const emailLock = (email: string) => ({ name: `email:${email.trim().toLowerCase()}` });
 
 /**
- * Serialises the writers of a date's slots until the end of the transaction: one advisory lock per
- * slot, taken in TIME_SLOTS order so that two writers holding several cannot deadlock. The
- * schedule lock comes first, shared: writers of different slots never wait for each other, but a
- * change of the weekly closed days (lockSchedule, exclusive) waits for them, and they for it.
- */
-export async function lockSlots(trx: Db, date: string, times: readonly string[]): Promise<void> {
-  await takeLocks(trx, slotLocks(date, times));
-}
-
-/**
  * A new booking's locks, in one round trip: first its customer's (e-mail, trimmed and
  * case-insensitive), which serialises bookings by one customer (the cap of upcoming bookings, and
- * two first bookings sent at once cannot both see "no earlier booking"), then its slots' as
- * lockSlots takes them. Always in this order, so two bookings cannot deadlock.
+ * two first bookings sent at once cannot both see "no earlier booking"), then its kind's day as
+ * lockPlacement takes it. Always in this order, so two bookings cannot deadlock.
  */
-export async function lockEmailAndSlots(trx: Db, email: string, date: string, times: readonly string[]): Promise<void> {
-  await takeLocks(trx, [emailLock(email), ...slotLocks(date, times)]);
+export async function lockEmailAndPlacement(trx: Db, email: string, date: string, kind: string): Promise<void> {
+  await takeLocks(trx, [emailLock(email), ...placementLocks(date, [kind])]);
 }
 
 /**
@@ -91,19 +95,7 @@ export async function hasActiveBookingFor(db: Db, email: string): Promise<boolea
   return row !== undefined;
 }
 
-/** Bookings holding the slot: every booking that is not cancelled. */
-export async function countActiveInSlot(db: Db, date: string, time: string): Promise<number> {
-  const row = await db
-    .selectFrom('bookings')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('date', '=', date)
-    .where('time', '=', time)
-    .where('status', '<>', 'cancelled')
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-/** Holds every slot of every date still until the end of the transaction (see lockSlots). */
+/** Holds every kind's every day still until the end of the transaction (see lockPlacement). */
 export async function lockSchedule(trx: Db): Promise<void> {
   await takeLocks(trx, [{ name: SCHEDULE_LOCK }]);
 }
@@ -175,11 +167,14 @@ export async function findBooking(db: Db, id: string): Promise<Booking | undefin
   return db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Sets the status only if the booking is still at the version the caller saw (compare-and-set). */
-export async function updateStatusIfVersion(db: Db, id: string, version: number, status: string): Promise<Booking | undefined> {
+/**
+ * Sets the status only if the booking is still at the version the caller saw (compare-and-set);
+ * a reopened booking may be given its place again at the same time.
+ */
+export async function updateStatusIfVersion(db: Db, id: string, version: number, status: string, placement?: PlacementColumns): Promise<Booking | undefined> {
   return db
     .updateTable('bookings')
-    .set((eb) => ({ status, version: eb('version', '+', 1) }))
+    .set((eb) => ({ status, ...placement, version: eb('version', '+', 1) }))
     .where('id', '=', id)
     .where('version', '=', version)
     .returningAll()
@@ -190,11 +185,19 @@ export async function insertStatusChange(db: Db, change: NewBookingStatusChange)
   await db.insertInto('booking_status_changes').values(change).execute();
 }
 
-/** Moves the booking to another slot if it is still at the version the caller saw (compare-and-set). */
-export async function moveIfVersion(db: Db, id: string, version: number, date: string, time: string): Promise<Booking | undefined> {
+/** Where a job was placed: its resource and its appointment as instants. */
+export interface PlacementColumns {
+  resource_id: string;
+  starts_at: Date;
+  ends_at: Date;
+  buffer_minutes: number;
+}
+
+/** Moves the booking to another place if it is still at the version the caller saw (compare-and-set). */
+export async function moveIfVersion(db: Db, id: string, version: number, date: string, time: string, placement: PlacementColumns): Promise<Booking | undefined> {
   return db
     .updateTable('bookings')
-    .set((eb) => ({ date, time, version: eb('version', '+', 1) }))
+    .set((eb) => ({ date, time, ...placement, version: eb('version', '+', 1) }))
     .where('id', '=', id)
     .where('version', '=', version)
     .returningAll()

@@ -1,4 +1,4 @@
-/** Data access for closures: dates or single slots staff have closed, with a reason. */
+/** Data access for closures: dates or ranges of hours staff have closed (for a kind or one resource), with a reason. */
 import { sql, type Kysely } from 'kysely';
 import type { Booking, Closure, Database, NewClosure } from './database.ts';
 
@@ -16,9 +16,19 @@ export async function insertClosureIfAbsent(db: Db, closure: NewClosure): Promis
     .executeTakeFirst();
 }
 
-/** The closures of one date: the whole date's (time null) and its slots'. */
+/** The closures of one date. */
 export async function closuresOn(db: Db, date: string): Promise<Closure[]> {
   return db.selectFrom('closures').selectAll().where('date', '=', date).execute();
+}
+
+/**
+ * Place-holding bookings a closure's interval and scope reach: of both kinds, of one kind, or of
+ * one resource (the SQL twin of the rule in src/domain/scheduling.ts).
+ */
+function reachedBy(c: { kind: string | null; resource_id: string | null }, booking = sql.ref('b')) {
+  if (c.resource_id !== null) return sql<boolean>`${booking}.resource_id = ${c.resource_id}::uuid`;
+  if (c.kind !== null) return sql<boolean>`${booking}.service_type = ${c.kind}`;
+  return sql<boolean>`true`;
 }
 
 /** Closures from `from` to `to` (inclusive) in schedule order, each with the bookings still holding places in it. */
@@ -27,14 +37,16 @@ export async function closuresBetween(db: Db, from: string, to: string): Promise
     .selectFrom('closures as c')
     .selectAll('c')
     .select(
-      sql<number>`(select count(*) from bookings b where b."date" = c."date" and (c."time" is null or b."time" = c."time") and b.status <> 'cancelled')`.as(
-        'active_bookings',
-      ),
+      sql<number>`(select count(*) from bookings b
+         where b.held && c.during and b.status in ('pending', 'confirmed', 'completed')
+           and (case when c.resource_id is not null then b.resource_id = c.resource_id
+                     when c.kind is not null then b.service_type = c.kind else true end))`.as('active_bookings'),
     )
     .where('c.date', '>=', from)
     .where('c.date', '<=', to)
     .orderBy('c.date')
-    .orderBy(sql`c."time" nulls first`)
+    .orderBy(sql`c.from_time nulls first`)
+    .orderBy('c.created_at')
     .execute();
 }
 
@@ -43,11 +55,17 @@ export async function deleteClosure(db: Db, id: string): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Bookings holding places on a date (in one slot, or in any when `time` is null), in schedule order. */
-export async function bookingsHoldingPlaces(db: Db, date: string, time: string | null): Promise<Booking[]> {
-  let query = db.selectFrom('bookings').selectAll().where('date', '=', date).where('status', '<>', 'cancelled');
-  if (time !== null) query = query.where('time', '=', time);
-  return query.orderBy('time').orderBy('id').execute();
+/** Bookings holding places in a closure's interval and scope, in schedule order. */
+export async function bookingsHoldingPlaces(db: Db, closure: Pick<Closure, 'starts_at' | 'ends_at' | 'kind' | 'resource_id'>): Promise<Booking[]> {
+  return db
+    .selectFrom('bookings as b')
+    .selectAll('b')
+    .where(sql<boolean>`b.held && tstzrange(${closure.starts_at}, ${closure.ends_at}, '[)')`)
+    .where('b.status', 'in', ['pending', 'confirmed', 'completed'])
+    .where(reachedBy(closure))
+    .orderBy('b.starts_at')
+    .orderBy('b.id')
+    .execute();
 }
 
 /**
@@ -60,7 +78,7 @@ export async function bookingsOnWeekdays(db: Db, from: string, isoWeekdays: read
     .selectFrom('bookings')
     .selectAll()
     .where('date', '>=', from)
-    .where('status', '<>', 'cancelled')
+    .where('status', 'in', ['pending', 'confirmed', 'completed'])
     .where(sql<boolean>`extract(isodow from "date")::int in (${sql.join(isoWeekdays)})`)
     .orderBy('date')
     .orderBy('time')

@@ -72,7 +72,9 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
   const inMemory = options.dataDir === 'memory://';
   if (!inMemory) await mkdir(options.dataDir, { recursive: true });
   const unlock = inMemory ? () => {} : lockDataDir(options.dataDir);
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  // Every open loads the contrib modules the migrations use (an open without btree_gist fails on
+  // the bookings table, whose exclusion constraint needs it).
+  const [{ pg_trgm }, { btree_gist }] = await Promise.all([import('@electric-sql/pglite/contrib/pg_trgm'), import('@electric-sql/pglite/contrib/btree_gist')]);
   let pglite;
   try {
     if (!inMemory && !existsSync(path.join(options.dataDir, 'PG_VERSION'))) await initDataDirApart(options.dataDir);
@@ -83,7 +85,7 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
       startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'],
       dataDir: inMemory ? undefined : options.dataDir,
       loadDataDir: inMemory ? options.pgliteSnapshot : undefined,
-      extensions: { pg_trgm },
+      extensions: { pg_trgm, btree_gist },
     });
   } catch (error) {
     unlock();

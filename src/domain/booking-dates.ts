@@ -41,6 +41,34 @@ export function slotStartsAt(day: string, time: string): string {
   return formatISO(new TZDate(year, month - 1, date, hours, minutes, BUSINESS_TIME_ZONE));
 }
 
+/**
+ * The instant (milliseconds) of a wall-clock time on a date in Auckland; '24:00' is the next
+ * day's midnight. On the day daylight saving starts, a time in the skipped hour does not exist and
+ * resolves as PostgreSQL resolves it, an hour later.
+ */
+export function aucklandInstant(day: string, time: string): number {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const [hours, minutes] = time.split(':').map(Number) as [number, number];
+  return new TZDate(year, month - 1, date, hours, minutes, BUSINESS_TIME_ZONE).getTime();
+}
+
+/** The wall-clock time (HH:mm) of an instant in Auckland. */
+export function aucklandTime(instant: number | Date): string {
+  return format(new TZDate(typeof instant === 'number' ? instant : instant.getTime(), BUSINESS_TIME_ZONE), 'HH:mm');
+}
+
+/** The calendar date (YYYY-MM-DD) of an instant in Auckland. */
+export function aucklandDate(instant: number | Date): string {
+  return format(new TZDate(typeof instant === 'number' ? instant : instant.getTime(), BUSINESS_TIME_ZONE), 'yyyy-MM-dd');
+}
+
+/** Every calendar date from `from` to `to`, both included. */
+export function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let day = from; day <= to; day = addDaysToDay(day, 1)) days.push(day);
+  return days;
+}
+
 function parseDay(day: string): Date {
   return parse(day, 'yyyy-MM-dd', new Date(2000, 0, 1));
 }

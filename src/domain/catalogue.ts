@@ -43,6 +43,8 @@ export const BEST_VALUE_COATING: CoatingType = 'coat2';
 export const DEFAULT_COATING: CoatingType = 'coat1';
 
 export type Prices = Record<VehicleType, number>;
+/** Minutes of work by vehicle size. */
+export type Durations = Record<VehicleType, number>;
 
 export interface ServicePackage {
   /** URL slug used by /services/{id} and the pricing page anchors. */
@@ -54,10 +56,12 @@ export interface ServicePackage {
   prices: Prices;
   features: string[];
   isPopular: boolean;
-  /** How long the work takes, for the calendar invitation. */
-  durationMinutes: number;
+  /** How long the work takes by vehicle size, in minutes: what the job holds its van or bay for. */
+  durations: Durations;
   /** Only Ceramic Coating: price by coating term and vehicle type. */
   coatingPrices?: Record<CoatingType, Prices>;
+  /** Only Ceramic Coating: duration by coating term and vehicle type (a longer term is more layers). */
+  coatingDurations?: Record<CoatingType, Durations>;
 }
 
 export const CERAMIC_COATING = 'Ceramic Coating';
@@ -79,7 +83,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Deodorised',
     ],
     isPopular: false,
-    durationMinutes: 60,
+    durations: { sm: 60, mid: 75, suv: 90 },
   },
   {
     id: 'express-clean',
@@ -98,7 +102,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Deodorised',
     ],
     isPopular: false,
-    durationMinutes: 90,
+    durations: { sm: 90, mid: 105, suv: 120 },
   },
   {
     id: 'deluxe-interior',
@@ -113,7 +117,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Leather clean and conditioning',
     ],
     isPopular: false,
-    durationMinutes: 120,
+    durations: { sm: 120, mid: 150, suv: 180 },
   },
   {
     id: 'deluxe-clean',
@@ -128,7 +132,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Tyre and rim dressing',
     ],
     isPopular: true,
-    durationMinutes: 180,
+    durations: { sm: 180, mid: 210, suv: 240 },
   },
   {
     id: 'ultimate-clean',
@@ -145,7 +149,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Tar removed',
     ],
     isPopular: false,
-    durationMinutes: 240,
+    durations: { sm: 240, mid: 300, suv: 360 },
   },
   {
     id: 'ceramic-coating',
@@ -159,10 +163,14 @@ export const PACKAGES: readonly ServicePackage[] = [
       '5 year coating: our longest-lasting protection, quoted on request',
     ],
     isPopular: false,
-    durationMinutes: 480,
+    durations: { sm: 360, mid: 360, suv: 360 },
     coatingPrices: {
       coat1: { sm: 399, mid: 599, suv: 699 },
       coat2: { sm: 699, mid: 899, suv: 999 },
+    },
+    coatingDurations: {
+      coat1: { sm: 360, mid: 360, suv: 360 },
+      coat2: { sm: 480, mid: 480, suv: 480 },
     },
   },
   {
@@ -178,7 +186,7 @@ export const PACKAGES: readonly ServicePackage[] = [
       'Professional installation with several shade options',
     ],
     isPopular: false,
-    durationMinutes: 180,
+    durations: { sm: 120, mid: 150, suv: 180 },
   },
 ];
 
@@ -208,6 +216,36 @@ export function priceFor(
     return isCoatingType(coatingType) ? pkg.coatingPrices[coatingType][vehicleType] : undefined;
   }
   return pkg.prices[vehicleType];
+}
+
+/**
+ * How long a job takes in minutes (the one table the engine, the pages, the e-mails and the
+ * invitation read), or undefined when the combination is not in the catalogue. From the FAQ's
+ * ranges: Quick Clean 1-2 hours, Ultimate Clean and Ceramic Coating 4-8 hours.
+ */
+export function durationFor(serviceName: string, vehicleType: string, coatingType: string): number | undefined {
+  const pkg = findPackage(serviceName);
+  if (!pkg || !isVehicleType(vehicleType)) return undefined;
+  if (pkg.coatingDurations) {
+    return isCoatingType(coatingType) ? pkg.coatingDurations[coatingType][vehicleType] : undefined;
+  }
+  return pkg.durations[vehicleType];
+}
+
+/** The shortest job in the catalogue: what availability answers for when no job is named. */
+export const SHORTEST_DURATION_MINUTES = Math.min(
+  ...PACKAGES.flatMap((p) => [...Object.values(p.durations), ...Object.values(p.coatingDurations ?? {}).flatMap((d) => Object.values(d))]),
+);
+
+/**
+ * A duration for people, to the quarter hour: 'about 1 hour', 'about 1¼ hours', 'about 3 hours',
+ * 'about 45 minutes'.
+ */
+export function durationText(minutes: number): string {
+  if (minutes < 60) return `about ${minutes} minutes`;
+  const hours = Math.floor(minutes / 60);
+  const quarter = ['', '¼', '½', '¾'][Math.round((minutes % 60) / 15) % 4];
+  return `about ${hours}${quarter} hour${hours === 1 && !quarter ? '' : 's'}`;
 }
 
 export function isVehicleType(value: string): value is VehicleType {

@@ -1,17 +1,15 @@
 /** A booking's facts written for people, as every e-mail about it shows them. */
-import { addMinutes } from 'date-fns';
-import { slotStartsAt } from '../domain/booking-dates.ts';
 import { HOURS, type BusinessInfo } from '../domain/business.ts';
-import { CERAMIC_SIZES, COATING_LABELS, VEHICLE_LABELS, findPackage, isCoatingType, isVehicleType } from '../domain/catalogue.ts';
+import { CERAMIC_SIZES, COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType } from '../domain/catalogue.ts';
 import { discountLabel, formatNzd } from '../domain/pricing.ts';
 import type { Booking } from '../db/database.ts';
 
-const DEFAULT_DURATION_MINUTES = 120;
-
-/** When an appointment starts and ends, as instants. */
-export function appointmentTimes(booking: Pick<Booking, 'date' | 'time' | 'service'>): { start: Date; end: Date } {
-  const start = new Date(slotStartsAt(booking.date, booking.time));
-  return { start, end: addMinutes(start, findPackage(booking.service)?.durationMinutes ?? DEFAULT_DURATION_MINUTES) };
+/**
+ * When an appointment starts and ends, as instants: what the booking stored when it was placed,
+ * so a later change of the catalogue's durations never changes what a customer was told.
+ */
+export function appointmentTimes(booking: Pick<Booking, 'starts_at' | 'ends_at'>): { start: Date; end: Date } {
+  return { start: new Date(booking.starts_at), end: new Date(booking.ends_at) };
 }
 
 export function packageForPeople(booking: Pick<Booking, 'service' | 'coating_type'>): string {

@@ -1,13 +1,14 @@
 /**
- * Taking a booking: the server's final check of every rule, the slot's availability (capacity,
- * closures, weekly closed days), the quote, and the write. The availability check and the insert
- * share one transaction holding the slot's lock, so two customers racing for the last place cannot
- * both get it, and a closure made meanwhile is either seen or lists the booking (it takes the same
- * lock). The quote is computed in the same transaction under the lock on the customer's e-mail
- * (taken before the slot's, always in that order; it also guards the cap of upcoming bookings), so
- * of two first bookings sent at once by one customer only the first gets the first-service
- * discount. Given a transaction (an idempotent request's, which stores its answer beside the
- * booking), it runs in that one.
+ * Taking a booking: the server's final check of every rule, its place in the schedule (the
+ * scheduling engine: a van or bay free for the whole job, inside the hours, no closure), the
+ * quote, and the write. The placement and the insert share one transaction holding the lock of
+ * the kind's day, so two customers racing for the last van cannot both get it, and a closure made
+ * meanwhile is either seen or lists the booking (it takes the same lock); the exclusion
+ * constraint refuses whatever would still overlap. The quote is computed in the same transaction
+ * under the lock on the customer's e-mail (taken before the day's, always in that order; it also
+ * guards the cap of upcoming bookings), so of two first bookings sent at once by one customer
+ * only the first gets the first-service discount. Given a transaction (an idempotent request's,
+ * which stores its answer beside the booking), it runs in that one.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -15,11 +16,11 @@ import { validateBooking, type BookingInput } from '../domain/booking-rules.ts';
 import { bookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
 import { MESSAGES, tooManyActiveBookings } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
-import { unavailableMessage } from '../domain/availability.ts';
-import { emailBookingFacts, insertBookingUnlessReferenceTaken, listAllBookings, lockEmailAndSlots } from '../db/bookings.repository.ts';
+import { durationFor } from '../domain/catalogue.ts';
+import { emailBookingFacts, insertBookingUnlessReferenceTaken, listAllBookings, lockEmailAndPlacement } from '../db/bookings.repository.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { listPriceCents, quoteFor } from '../domain/pricing.ts';
-import { currentSlotState } from './availability.service.ts';
+import { kindOf, placeJob } from './scheduling.service.ts';
 import { conflict, validationFailed } from '../errors.ts';
 import { newBookingReference } from './booking-reference.ts';
 import { newManageLink } from './manage-link.ts';
@@ -28,7 +29,6 @@ import type { MailContext } from '../mail/mail-context.ts';
 
 export interface BookingOptions {
   now: Date;
-  slotCapacity: number;
   /** Upcoming (pending or confirmed) bookings one e-mail address may hold. */
   maxActivePerEmail: number;
   /** What the confirmation e-mails are composed with (the app's `app.mail`). */
@@ -57,22 +57,20 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
   const errors = validateBooking(input, bookingWindow(options.now));
   if (errors.length > 0) throw validationFailed(errors);
   const listCents = listPriceCents(input.service, input.vehicleType, input.coatingType);
-  if (listCents === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
+  const durationMinutes = durationFor(input.service, input.vehicleType, input.coatingType);
+  if (listCents === undefined || durationMinutes === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
+  const kind = kindOf(input.serviceType);
   const newReference = options.newReference ?? newBookingReference;
 
   return inTransaction(db, async (trx) => {
-    // Locks in one order (address, then slot) so two bookings cannot deadlock.
-    await lockEmailAndSlots(trx, input.email, input.date, [input.time]);
+    // Locks in one order (address, then the kind's day) so two bookings cannot deadlock.
+    await lockEmailAndPlacement(trx, input.email, input.date, kind);
     const customer = await emailBookingFacts(trx, input.email, todayInAuckland(options.now));
     if (customer.upcoming >= options.maxActivePerEmail) {
       const message = tooManyActiveBookings(options.maxActivePerEmail);
       throw conflict(message, [{ field: 'email', message }]);
     }
-    const slot = await currentSlotState(trx, input.date, input.time, options.slotCapacity);
-    if (!slot.available) {
-      const message = unavailableMessage(slot.reason!);
-      throw conflict(message, [{ field: 'time', message }]);
-    }
+    const placement = await placeJob(trx, { kind, date: input.date, time: input.time, durationMinutes });
     // Under the address's lock: of two first bookings sent at once, the second waits and then
     // sees the first.
     const quote = quoteFor(listCents, !customer.hasActive);
@@ -101,6 +99,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       total_cents: quote.totalCents,
       discount_kind: quote.discount?.kind ?? null,
       discount_percent: quote.discount?.percent ?? null,
+      ...placement,
     };
     // The id is drawn here, so that the manage link (derived from it) is written with the row.
     const id = randomUUID();

@@ -6,17 +6,16 @@
  * booking's history as made by the customer, and queues its e-mail, in the same transaction.
  */
 import type { Kysely } from 'kysely';
-import { unavailableMessage } from '../domain/availability.ts';
 import { bookingWindow, slotStartsAt } from '../domain/booking-dates.ts';
 import { dateError, timeError } from '../domain/booking-rules.ts';
 import { MANAGE_MESSAGES, manageLock, type ManageLock } from '../domain/manage-rules.ts';
 import type { FieldError } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
-import { findBookingByManageHash, insertStatusChange, lockSlots, moveIfVersion, updateStatusIfVersion } from '../db/bookings.repository.ts';
-import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
+import { findBookingByManageHash, insertStatusChange, lockPlacement, moveIfVersion, updateStatusIfVersion } from '../db/bookings.repository.ts';
+import { AppError, notFound, validationFailed } from '../errors.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
-import { currentSlotState } from './availability.service.ts';
+import { bookedDuration, kindOf, placeJob } from './scheduling.service.ts';
 import { hashManageToken, isManageTokenShape } from './manage-link.ts';
 
 /** Who a customer's change is recorded as, in the history staff read. */
@@ -26,7 +25,6 @@ export interface ManageOptions {
   now: Date;
   /** Changes close this many hours before the appointment. */
   cutoffHours: number;
-  slotCapacity: number;
   /** What the customer's e-mails are composed with (the app's `app.mail`). */
   mail: MailContext;
 }
@@ -94,8 +92,9 @@ export function moveTargetErrors(date: string, time: string, now: Date): FieldEr
 }
 
 /**
- * Moves the booking to another slot. The new slot is checked under its lock (the one the booking
- * engine and staff reopenings take), so it cannot be overfilled or taken while being closed.
+ * Moves the booking to another time, through the scheduling engine under the kind's day lock (the
+ * one every writer takes): the job keeps the duration it was booked with, and gets a van or bay
+ * free for the whole of it, or the customer is told why not.
  */
 export async function moveByCustomer(
   db: Kysely<Database>,
@@ -111,13 +110,10 @@ export async function moveByCustomer(
     if (current.date === target.date && current.time === target.time) {
       throw validationFailed([{ field: 'time', message: MANAGE_MESSAGES.sameSlot }]);
     }
-    await lockSlots(trx, target.date, [target.time]);
-    const slot = await currentSlotState(trx, target.date, target.time, options.slotCapacity);
-    if (!slot.available) {
-      const message = unavailableMessage(slot.reason!);
-      throw conflict(message, [{ field: 'time', message }]);
-    }
-    const updated = await moveIfVersion(trx, current.id, version, target.date, target.time);
+    const kind = kindOf(current.service_type);
+    await lockPlacement(trx, target.date, [kind]);
+    const placement = await placeJob(trx, { kind, date: target.date, time: target.time, durationMinutes: bookedDuration(current), bookingId: current.id });
+    const updated = await moveIfVersion(trx, current.id, version, target.date, target.time, placement);
     if (!updated) throw new BookingChangedError((await findManagedBooking(trx, token, options.now)) ?? current);
     await insertStatusChange(trx, {
       booking_id: current.id,
@@ -128,6 +124,8 @@ export async function moveByCustomer(
       from_time: current.time,
       to_date: target.date,
       to_time: target.time,
+      from_resource_id: current.resource_id,
+      to_resource_id: placement.resource_id,
     });
     await queueBookingMail(trx, { type: 'moved', bookingId: current.id, booking: updated, by: 'customer', from: { date: current.date, time: current.time } }, options.mail);
     return updated;

@@ -1,14 +1,16 @@
 /**
- * The staff's schedule: closing a date or one slot (public holiday, van in the workshop),
- * reopening it, and the weekly closed days. A closure never cancels anything: the bookings still
+ * The staff's schedule: closing a date or some of its hours (public holiday, van in the
+ * workshop), for every resource or one, reopening it, and the weekly closed days. A closure never cancels anything: the bookings still
  * holding places in what was closed are listed, for staff to decide on.
  */
 import type { Kysely } from 'kysely';
-import { isWeekday, TIME_SLOTS, WEEKDAYS, type Weekday } from '../domain/schedule.ts';
-import { latestBookingDate, todayInAuckland } from '../domain/booking-dates.ts';
+import { isWeekday, WEEKDAYS, type Weekday } from '../domain/schedule.ts';
+import { addDaysToDay, aucklandInstant, latestBookingDate, todayInAuckland } from '../domain/booking-dates.ts';
+import { RESOURCE_KINDS } from '../domain/scheduling.ts';
 import { CLOSURE_MESSAGES, validateClosure, type ClosureInput } from '../domain/closure-rules.ts';
 import type { Booking, Closure, Database } from '../db/database.ts';
-import { lockSchedule, lockSlots } from '../db/bookings.repository.ts';
+import { lockPlacement, lockSchedule } from '../db/bookings.repository.ts';
+import { findResource } from '../db/resources.repository.ts';
 import {
   bookingsHoldingPlaces,
   bookingsOnWeekdays,
@@ -21,13 +23,16 @@ import {
 import { getSetting, putSetting, WEEKLY_CLOSED_DAYS_KEY } from '../db/settings.repository.ts';
 import { conflict, notFound, validationFailed } from '../errors.ts';
 
-/** Most bookings listed as affected by one change (a whole date holds at most 14 × capacity). */
+/** Most bookings listed as affected by one change. */
 export const AFFECTED_LIMIT = 500;
 
 /** The longest range of closures listed at once. */
 export const CLOSURE_RANGE_MAX_DAYS = 400;
 
-/** Closes a date or a slot; answers the closure and the bookings still holding places in it. */
+/**
+ * Closes a date or a range of its hours, for both kinds, one kind or one resource; answers the
+ * closure and the bookings still holding places in it (none is moved or cancelled).
+ */
 export async function closeSlots(
   db: Kysely<Database>,
   input: ClosureInput,
@@ -38,20 +43,32 @@ export async function closeSlots(
   if (errors.length > 0) throw validationFailed(errors);
 
   return db.transaction().execute(async (trx) => {
-    // The slots' locks, as a booking takes them: a booking either sees the closure or is listed.
-    await lockSlots(trx, closure.date, closure.time === null ? TIME_SLOTS : [closure.time]);
-    const existing = await closuresOn(trx, closure.date);
-    const duplicate = existing.find((c) => c.time === closure.time);
-    if (duplicate) {
-      const message = closure.time === null ? CLOSURE_MESSAGES.duplicateDay : CLOSURE_MESSAGES.duplicateSlot;
-      throw conflict(message, [{ field: closure.time === null ? 'date' : 'time', message }]);
+    const resource = closure.resourceId === null ? undefined : await findResource(trx, closure.resourceId);
+    if (closure.resourceId !== null && !resource) throw validationFailed([{ field: 'resourceId', message: CLOSURE_MESSAGES.resourceUnknown }]);
+    // The kind's day lock, as the engine takes it: a booking either sees the closure or is listed.
+    const kinds = resource ? [resource.kind] : closure.kind ? [closure.kind] : RESOURCE_KINDS;
+    await lockPlacement(trx, closure.date, kinds);
+    const sameScope = (await closuresOn(trx, closure.date)).filter((c) => c.kind === closure.kind && c.resource_id === closure.resourceId);
+    if (sameScope.some((c) => c.from_time === closure.from && c.to_time === closure.to)) {
+      const message = closure.from === null ? CLOSURE_MESSAGES.duplicateDay : CLOSURE_MESSAGES.duplicateSlot;
+      throw conflict(message, [{ field: closure.from === null ? 'date' : 'from', message }]);
     }
-    if (closure.time !== null && existing.some((c) => c.time === null)) {
-      throw conflict(CLOSURE_MESSAGES.coveredByDay, [{ field: 'time', message: CLOSURE_MESSAGES.coveredByDay }]);
+    if (closure.from !== null && sameScope.some((c) => c.from_time === null)) {
+      throw conflict(CLOSURE_MESSAGES.coveredByDay, [{ field: 'from', message: CLOSURE_MESSAGES.coveredByDay }]);
     }
-    const stored = await insertClosureIfAbsent(trx, { date: closure.date, time: closure.time, reason: closure.reason, created_by: options.by });
+    const stored = await insertClosureIfAbsent(trx, {
+      date: closure.date,
+      from_time: closure.from,
+      to_time: closure.to,
+      kind: closure.kind,
+      resource_id: closure.resourceId,
+      starts_at: new Date(aucklandInstant(closure.date, closure.from ?? '00:00')),
+      ends_at: new Date(closure.to === null ? aucklandInstant(addDaysToDay(closure.date, 1), '00:00') : aucklandInstant(closure.date, closure.to)),
+      reason: closure.reason,
+      created_by: options.by,
+    });
     if (!stored) throw conflict(CLOSURE_MESSAGES.duplicateSlot);
-    return { closure: stored, affected: await bookingsHoldingPlaces(trx, closure.date, closure.time) };
+    return { closure: stored, affected: await bookingsHoldingPlaces(trx, stored) };
   });
 }
 

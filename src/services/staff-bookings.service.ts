@@ -19,9 +19,9 @@ import {
   type BookingRow,
   type BookingSort,
 } from '../db/bookings.repository.ts';
-import { lockSlots } from '../db/bookings.repository.ts';
+import { lockPlacement } from '../db/bookings.repository.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
-import { currentSlotState } from './availability.service.ts';
+import { bookedDuration, kindOf, placeJob, PlacementRefusedError, type Placement } from './scheduling.service.ts';
 import { isCalendarDate } from '../domain/booking-rules.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
@@ -91,20 +91,20 @@ export interface StatusChangeRequest {
   version: number;
   to: BookingStatus;
   by: string;
-  /** Bookings accepted per slot: a cancelled booking cannot be reopened into a full slot. */
-  slotCapacity: number;
 }
 
 export const REOPEN_MESSAGES = {
-  full: 'This time is fully booked now, so the booking cannot be reopened. Cancel another booking at this time first, or book the customer at another time.',
+  full: 'Every van or bay is taken for part of this job now, so the booking cannot be reopened. Cancel or move another booking first, or book the customer at another time.',
   closed: 'This time is closed now, so the booking cannot be reopened. Reopen the time in the Schedule view first, or book the customer at another time.',
+  hours: 'This time is outside the working hours now, so the booking cannot be reopened. Change the hours in the Schedule view first, or book the customer at another time.',
 } as const;
 
 /**
  * Changes a booking's status if nobody changed it since the caller looked (compare-and-set on
  * the version): a second tab acting on stale data gets 409 and the booking as it is now. A
- * cancelled booking taking its place back is a new claim on the slot: it takes the slot's lock
- * and is refused when the slot is full or closed, exactly as a new booking would be.
+ * cancelled booking taking its place back is a new claim on the schedule: it goes through the
+ * engine under the kind's day lock (a van or bay free for the whole job, inside the hours, no
+ * closure), exactly as a new booking would, and may get another van or bay than it had.
  */
 export async function changeBookingStatus(db: Kysely<Database>, change: StatusChangeRequest, mail: MailContext): Promise<{ booking: Booking; history: BookingStatusChange[] }> {
   return db.transaction().execute(async (trx) => {
@@ -116,15 +116,19 @@ export async function changeBookingStatus(db: Kysely<Database>, change: StatusCh
     if (!canChangeStatus(current.status, change.to)) {
       throw conflict(`A ${current.status} booking cannot be changed to ${change.to}`, [{ field: 'status', message: `A ${current.status} booking cannot be changed to ${change.to}` }]);
     }
+    let placement: Placement | undefined;
     if (!holdsSlot(current.status) && holdsSlot(change.to)) {
-      await lockSlots(trx, current.date, [current.time]);
-      const slot = await currentSlotState(trx, current.date, current.time, change.slotCapacity);
-      if (!slot.available) {
-        const message = slot.reason === 'closed' ? REOPEN_MESSAGES.closed : REOPEN_MESSAGES.full;
+      const kind = kindOf(current.service_type);
+      await lockPlacement(trx, current.date, [kind]);
+      try {
+        placement = await placeJob(trx, { kind, date: current.date, time: current.time, durationMinutes: bookedDuration(current), bookingId: current.id });
+      } catch (error) {
+        if (!(error instanceof PlacementRefusedError)) throw error;
+        const message = error.reason === 'closed' ? REOPEN_MESSAGES.closed : error.reason === 'full' ? REOPEN_MESSAGES.full : REOPEN_MESSAGES.hours;
         throw conflict(message, [{ field: 'status', message }]);
       }
     }
-    const updated = await updateStatusIfVersion(trx, change.id, change.version, change.to);
+    const updated = await updateStatusIfVersion(trx, change.id, change.version, change.to, placement);
     if (!updated) throw new StaleBookingError((await findBooking(trx, change.id))!);
     await insertStatusChange(trx, { booking_id: change.id, from_status: current.status, to_status: change.to, changed_by: change.by });
     if (change.to === 'confirmed' || change.to === 'cancelled') await queueBookingMail(trx, { type: change.to, bookingId: change.id, booking: updated, by: 'staff' }, mail);

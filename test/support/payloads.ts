@@ -1,5 +1,6 @@
 /** Request bodies as real clients send them. */
-import { addDaysToDay, todayInAuckland } from '../../src/domain/booking-dates.ts';
+import { addDaysToDay, aucklandInstant, todayInAuckland } from '../../src/domain/booking-dates.ts';
+import { durationFor } from '../../src/domain/catalogue.ts';
 import { newBookingReference } from '../../src/services/booking-reference.ts';
 
 /**
@@ -52,9 +53,13 @@ export const EMPTY_SCHEDULE_MESSAGES = [
   'Please select your region',
 ];
 
-/** A booking row as the database stores it (a fresh reference, Quick Clean's small-car price), for seeding staff tests directly. */
+/**
+ * A booking row as the database stores it (a fresh reference, Quick Clean's small-car price), for
+ * seeding staff tests directly: its instants follow its date, time and package; it holds no van
+ * or bay unless the overrides give one (`resource_id`).
+ */
 export function bookingRow(overrides: Record<string, unknown> = {}) {
-  return {
+  const row = {
     service: 'Quick Clean',
     coating_type: '',
     vehicle_type: 'sm',
@@ -80,6 +85,11 @@ export function bookingRow(overrides: Record<string, unknown> = {}) {
     total_cents: 6900,
     discount_kind: null,
     discount_percent: null,
+    resource_id: null as string | null,
+    buffer_minutes: 0,
     ...overrides,
   };
+  const start = aucklandInstant(row.date as string, row.time as string);
+  const minutes = durationFor(row.service as string, row.vehicle_type as string, row.coating_type as string) ?? 60;
+  return { ...row, starts_at: new Date(start), ends_at: new Date(start + minutes * 60_000) };
 }

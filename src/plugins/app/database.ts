@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { openDatabase, type DatabaseHandle } from '../../db/connect.ts';
 import { migrateToLatest } from '../../db/migrator.ts';
+import { seedResources } from '../../services/resources.service.ts';
 import { databaseUnavailable, isConnectionError } from '../../errors.ts';
 
 type StartupTask = (db: Kysely<Database>) => Promise<void>;
@@ -51,6 +52,16 @@ export default fp(
     );
     const tasks: { name: string; run: StartupTask }[] = [
       { name: 'migrations', run: async (db) => void app.log.info({ applied: await migrateToLatest(db) }, 'migrations up to date') },
+      // Completes the scheduling migration on the first start: the configured vans and bays, and
+      // a place for every booking taken before them.
+      {
+        name: 'resources',
+        run: async (db) => {
+          const seeded = await seedResources(db, config.resourceSeed);
+          if (seeded.created + seeded.placed + seeded.unplaced > 0) app.log.info(seeded, 'vans and bays ready');
+          if (seeded.unplaced > 0) app.log.warn({ unplaced: seeded.unplaced }, 'bookings overlapping under the old hourly rule need a van or bay: see the dashboard');
+        },
+      },
     ];
     let ready = false;
     let closing = false;

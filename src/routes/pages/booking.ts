@@ -27,8 +27,8 @@ import { bookingWindow } from '../../domain/booking-dates.ts';
 import { PACKAGES } from '../../domain/catalogue.ts';
 import { HONEYPOT_FIELD } from '../../domain/forms.ts';
 import { MESSAGES } from '../../domain/messages.ts';
-import { formError, isConnectionError } from '../../errors.ts';
-import { availabilityOn } from '../../services/availability.service.ts';
+import { AppError, formError, isConnectionError } from '../../errors.ts';
+import { availabilityOn, jobQuery } from '../../services/scheduling.service.ts';
 import { createBooking } from '../../services/booking.service.ts';
 import { answerOnce } from '../../services/idempotency.service.ts';
 import { submissionKey } from '../v1/idempotency.ts';
@@ -146,10 +146,11 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const availabilityOf = async (date: string): Promise<BookingState['availability']> => {
         if (!isCalendarDate(date)) return null;
         try {
-          return { date, slots: await availabilityOn(app.db, date, { now, slotCapacity: app.config.bookingSlotCapacity }) };
+          return await availabilityOn(app.db, date, jobQuery({ service: values.service, vehicleType: values.vehicleType, coatingType: values.coatingType, serviceType: values.serviceType || undefined }), now);
         } catch (caught) {
-          // The times are a help on this step; booking itself says when the database is away.
-          if (!isConnectionError(caught)) throw caught;
+          // The times are a help on this step; booking itself says when the database is away, or
+          // what is wrong with a job that cannot be asked about.
+          if (!isConnectionError(caught) && !(caught instanceof AppError)) throw caught;
           return null;
         }
       };
@@ -178,7 +179,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       try {
         app.formGuard.check(request, reply, body[HONEYPOT_FIELD]);
         const answer = await answerOnce(app.db, { scope: 'booking-form', key: body.submission, payload: values }, async (trx) => {
-          const booking = await createBooking(trx, values, { now, slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail, mail: app.mail });
+          const booking = await createBooking(trx, values, { now, maxActivePerEmail: app.config.maxActiveBookingsPerEmail, mail: app.mail });
           request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
           return { status: 303, body: { location: bookingReceivedUrl(booking.reference) } };
         });

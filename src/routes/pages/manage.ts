@@ -23,7 +23,7 @@ import { packageForPeople } from '../../mail/booking-facts.ts';
 import { MANAGE_MESSAGES, type ManageLock } from '../../domain/manage-rules.ts';
 import type { Booking } from '../../db/database.ts';
 import { formError, isConnectionError } from '../../errors.ts';
-import { availabilityOn, type SlotAvailability } from '../../services/availability.service.ts';
+import { availabilityOn, jobOfBooking, type SlotAvailability } from '../../services/scheduling.service.ts';
 import {
   BookingChangedError,
   ManageLockedError,
@@ -81,7 +81,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     return payload;
   });
 
-  const options = (): ManageOptions => ({ now: app.now(), cutoffHours: app.config.manageCutoffHours, slotCapacity: app.config.bookingSlotCapacity, mail: app.mail });
+  const options = (): ManageOptions => ({ now: app.now(), cutoffHours: app.config.manageCutoffHours, mail: app.mail });
 
   function stateOf(token: string, booking: Booking, view: ManageView, extras: Partial<Pick<ManageState, 'notice' | 'error' | 'move'>> = {}): ManageState {
     const lock: ManageLock | null = lockOf(booking, options());
@@ -101,11 +101,14 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   const render = (reply: FastifyReply, status: number, state: ManageState) => reply.page({ path: MANAGE_PAGE_PATH, status, state, cacheKey: false });
   const notFoundPage = (reply: FastifyReply) => reply.page({ status: 404 });
 
-  /** A date's slots as they stand, or null when the date is not valid (or the database is away: the change itself will say). */
-  async function slotsOn(date: string, errors: ManageMove['errors']): Promise<SlotAvailability[] | null> {
+  /**
+   * A date's start times for this booking's job (its kind and duration, its own place not counted),
+   * or null when the date is not valid (or the database is away: the change itself will say).
+   */
+  async function slotsOn(booking: Booking, date: string, errors: ManageMove['errors']): Promise<SlotAvailability[] | null> {
     if (!isCalendarDate(date) || errors.some((error) => error.field === 'date')) return null;
     try {
-      return await availabilityOn(app.db, date, { now: app.now(), slotCapacity: app.config.bookingSlotCapacity });
+      return (await availabilityOn(app.db, date, jobOfBooking(booking), app.now())).slots;
     } catch (caught) {
       if (!isConnectionError(caught)) throw caught;
       return null;
@@ -150,7 +153,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const date = request.query.date ?? '';
       const error = date ? dateError(date, bookingWindow(app.now())) : undefined;
       const errors = error ? [error] : [];
-      return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, 'move', { move: moveState(date, '', await slotsOn(date, errors), errors) }));
+      return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, 'move', { move: moveState(date, '', await slotsOn(booking, date, errors), errors) }));
     },
   );
 
@@ -206,7 +209,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         // names the new time, and the change itself checks everything again.
         const errors = moveTargetErrors(date, time, app.now());
         if (errors.length === 0 && booking.date === date && booking.time === time) errors.push({ field: 'time', message: MANAGE_MESSAGES.sameSlot });
-        const slots = await slotsOn(date, errors);
+        const slots = await slotsOn(booking, date, errors);
         const reason = errors.length === 0 ? slots?.find((slot) => slot.time === time)?.reason : null;
         if (reason) {
           return render(reply, 409, stateOf(token, booking, 'move', { move: moveState(date, time, slots, [{ field: 'time', message: unavailableMessage(reason) }]) }));
@@ -225,7 +228,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           caught,
           'move',
           (current) => current.date === date && current.time === time && current.version !== version,
-          async () => moveState(date, '', await slotsOn(date, [])),
+          async () => moveState(date, '', await slotsOn(booking, date, [])),
         );
       }
     },

@@ -1,24 +1,41 @@
 /**
- * GET /v1/availability?date=YYYY-MM-DD: every hourly slot of a date with the places left, for the
- * wizard's time choice. Public and never rate-limited (it is a read, one query per date); never
- * cached, so a booking made a second ago shows at once.
+ * GET /v1/availability?date=YYYY-MM-DD[&service=&vehicleType=&coatingType=&serviceType=]: every
+ * start time of a date for a job, with its end, the vans or bays free for the whole of it, and why
+ * a start cannot be booked; GET /v1/availability/days?from=&to=[&…]: each date's number of
+ * bookable starts, for the date picker. Public and never rate-limited (reads, one query each);
+ * never cached, so a booking made a second ago shows at once.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { TIME_SLOTS } from '../../domain/booking-rules.ts';
 import { UNAVAILABLE_REASONS } from '../../domain/availability.ts';
-import { availabilityOn } from '../../services/availability.service.ts';
+import { PACKAGE_NAMES, SHORTEST_DURATION_MINUTES } from '../../domain/catalogue.ts';
+import { availabilityOn, availabilitySummary, jobQuery, SUMMARY_MAX_DAYS } from '../../services/scheduling.service.ts';
 import { errorResponses } from './schemas.ts';
 
 export const SlotSchema = Type.Object({
-  time: Type.String({ description: `HH:mm in Pacific/Auckland, one of ${TIME_SLOTS.join(', ')}` }),
+  time: Type.String({ description: `HH:mm in Pacific/Auckland: the start, one of ${TIME_SLOTS.join(', ')}` }),
+  end: Type.String({ description: 'HH:mm in Pacific/Auckland: when the job would end if it started then' }),
   startsAt: Type.String({ format: 'date-time', description: "The instant it starts, with Auckland's offset on that date" }),
-  remaining: Type.Integer({ minimum: 0, description: 'Places left: BOOKING_SLOT_CAPACITY minus the pending, confirmed and completed bookings; 0 when unavailable' }),
+  remaining: Type.Integer({ minimum: 0, description: 'Vans (on-site) or bays (drop-off) free for the whole job; 0 when unavailable' }),
   available: Type.Boolean(),
   reason: Type.Union([Type.Enum(UNAVAILABLE_REASONS), Type.Null()], {
-    description: 'Why it cannot be booked: full; closed (a closure by staff or a weekly closed day); outside-window (before tomorrow or past 12 months ahead); null when available',
+    description:
+      'Why it cannot be booked: full (every van or bay is taken for part of the job); closed (a closure by staff or a weekly closed day); outside-hours (the start is outside the working hours of the service type); ends-after-closing (the job would end after closing); outside-window (before tomorrow or past 12 months ahead); null when available',
   }),
 });
+
+// Years 1900-2999: JavaScript's Date reads years 0-99 as 19xx, which would answer for another date.
+const DateParam = (description: string) =>
+  Type.String({ format: 'date', pattern: '^(19|2[0-9])[0-9]{2}-', description: `${description}: YYYY-MM-DD, a date in Auckland (years 1900-2999)`, errorMessage: { pattern: 'Must be a date in the years 1900 to 2999' } });
+
+/** The job asked about; without a service, the shortest job of the catalogue on either kind. */
+const JobParams = {
+  service: Type.Optional(Type.String({ maxLength: 60, description: `A package name (${PACKAGE_NAMES.join(', ')}); without it, the answer is for the shortest job (${SHORTEST_DURATION_MINUTES} minutes)` })),
+  vehicleType: Type.Optional(Type.String({ maxLength: 10, description: 'sm, mid or suv; required with a service' })),
+  coatingType: Type.Optional(Type.String({ maxLength: 10, description: 'coat1 or coat2, for Ceramic Coating (default coat1)' })),
+  serviceType: Type.Optional(Type.String({ maxLength: 10, description: 'onsite (a van comes) or dropoff (a bay at the service centre); without it, either' })),
+};
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -27,24 +44,57 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       // Public and never rate-limited like a form: the wizard asks on every date change.
       config: { public: true },
       schema: {
-        summary: "A date's time slots and the places left in each",
+        summary: "A date's start times for a job, with the vans or bays free for the whole of it",
         tags: ['public'],
-        // Years 1900-2999: JavaScript's Date reads years 0-99 as 19xx, which would answer for another date.
-        querystring: Type.Object(
-          { date: Type.String({ format: 'date', pattern: '^(19|2[0-9])[0-9]{2}-', description: 'YYYY-MM-DD, a date in Auckland (years 1900-2999)', errorMessage: { pattern: 'Must be a date in the years 1900 to 2999' } }) },
-          { additionalProperties: false },
-        ),
+        querystring: Type.Object({ date: DateParam('The date'), ...JobParams }, { additionalProperties: false }),
         response: {
-          200: Type.Object({ date: Type.String({ format: 'date' }), slots: Type.Array(SlotSchema) }),
+          200: Type.Object({
+            date: Type.String({ format: 'date' }),
+            durationMinutes: Type.Integer({ minimum: 1, description: 'How long the job asked about takes' }),
+            slots: Type.Array(SlotSchema),
+          }),
           ...errorResponses,
         },
       },
     },
     async (request, reply) => {
-      const { date } = request.query;
-      const slots = await availabilityOn(app.db, date, { now: app.now(), slotCapacity: app.config.bookingSlotCapacity });
+      const { date, ...params } = request.query;
+      const answer = await availabilityOn(app.db, date, jobQuery(params), app.now());
       reply.header('cache-control', 'no-store');
-      return { date, slots };
+      return answer;
+    },
+  );
+
+  app.get(
+    '/availability/days',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'For each date of a range, the number of starts at which a job fits (the date picker)',
+        tags: ['public'],
+        querystring: Type.Object({ from: DateParam('The first date'), to: DateParam(`The last date, at most ${SUMMARY_MAX_DAYS} days from the first`), ...JobParams }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            from: Type.String({ format: 'date' }),
+            to: Type.String({ format: 'date' }),
+            durationMinutes: Type.Integer({ minimum: 1 }),
+            days: Type.Array(
+              Type.Object({
+                date: Type.String({ format: 'date' }),
+                availableStarts: Type.Integer({ minimum: 0, description: 'Starts at which the job fits; 0: nothing to offer that day' }),
+              }),
+            ),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { from, to, ...params } = request.query;
+      const job = jobQuery(params);
+      const days = await availabilitySummary(app.db, from, to, job, app.now());
+      reply.header('cache-control', 'no-store');
+      return { from, to, durationMinutes: job.durationMinutes, days };
     },
   );
 };

@@ -71,7 +71,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         const booking = await createBooking(
           trx,
           { ...emptyBooking(), ...request.body },
-          { now: app.now(), slotCapacity: app.config.bookingSlotCapacity, maxActivePerEmail: app.config.maxActiveBookingsPerEmail, mail: app.mail },
+          { now: app.now(), maxActivePerEmail: app.config.maxActiveBookingsPerEmail, mail: app.mail },
         );
         request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created');
         return {

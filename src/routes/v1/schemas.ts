@@ -3,8 +3,9 @@
  * answers by status code, the id parameter, and the mapping of database rows to those shapes.
  */
 import { Type } from 'typebox';
-import { ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto, type ClosureDto, type EmailStatus, type OutboxEmailDto } from '#api/schemas.ts';
-import type { Booking, BookingStatusChange, Closure, ContactMessage } from '../../db/database.ts';
+import { ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto, type ClosureDto, type EmailStatus, type OutboxEmailDto, type ResourceDto } from '#api/schemas.ts';
+import type { Booking, BookingStatusChange, Closure, ContactMessage, Resource } from '../../db/database.ts';
+import { oneHourClosed } from '../../domain/closure-rules.ts';
 import type { OutboxEmailSummary } from '../../db/outbox.repository.ts';
 import { CURRENCY, type Quote } from '../../domain/pricing.ts';
 
@@ -52,6 +53,10 @@ export function toBookingDto(row: Booking): BookingDto {
     phone: row.phone,
     notes: row.notes,
     quote: toQuoteDto(row),
+    resourceId: row.resource_id,
+    startsAt: row.starts_at.toISOString(),
+    endsAt: row.ends_at.toISOString(),
+    bufferMinutes: row.buffer_minutes,
     status: row.status,
     version: row.version,
     createdAt: row.created_at.toISOString(),
@@ -61,7 +66,7 @@ export function toBookingDto(row: Booking): BookingDto {
 export function toStatusChangeDto(row: BookingStatusChange): StatusChangeDto {
   const move =
     row.from_date !== null && row.from_time !== null && row.to_date !== null && row.to_time !== null
-      ? { from: { date: row.from_date, time: row.from_time }, to: { date: row.to_date, time: row.to_time } }
+      ? { from: { date: row.from_date, time: row.from_time, resourceId: row.from_resource_id }, to: { date: row.to_date, time: row.to_time, resourceId: row.to_resource_id } }
       : null;
   return { from: row.from_status, to: row.to_status, by: row.changed_by, at: row.changed_at.toISOString(), move };
 }
@@ -71,7 +76,22 @@ export function toContactMessageDto(row: ContactMessage): ContactMessageDto {
 }
 
 export function toClosureDto(row: Closure): ClosureDto {
-  return { id: row.id, date: row.date, time: row.time, reason: row.reason, createdBy: row.created_by, createdAt: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    date: row.date,
+    time: oneHourClosed(row),
+    from: row.from_time,
+    to: row.to_time,
+    kind: row.kind === 'onsite' || row.kind === 'dropoff' ? row.kind : null,
+    resourceId: row.resource_id,
+    reason: row.reason,
+    createdBy: row.created_by,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export function toResourceDto(row: Resource): ResourceDto {
+  return { id: row.id, name: row.name, kind: row.kind === 'dropoff' ? 'dropoff' : 'onsite', active: row.active, position: row.position };
 }
 
 export function toOutboxEmailDto(row: OutboxEmailSummary): OutboxEmailDto {

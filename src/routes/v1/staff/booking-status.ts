@@ -40,7 +40,6 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           version: request.body.version,
           to: request.body.status,
           by: request.staff?.name ?? 'Staff',
-          slotCapacity: app.config.bookingSlotCapacity,
         }, app.mail);
         request.log.info({ bookingId: booking.id, from: history.at(-1)?.from_status, to: booking.status }, 'booking status changed');
         return { booking: toBookingDto(booking), history: history.map(toStatusChangeDto) };

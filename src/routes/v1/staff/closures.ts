@@ -1,11 +1,12 @@
 /**
- * GET /v1/closures, POST /v1/closures, DELETE /v1/closures/{id}: staff close a whole date or one
- * slot with a reason, and reopen it. Closing never cancels a booking: the answer lists the ones
+ * GET /v1/closures, POST /v1/closures, DELETE /v1/closures/{id}: staff close a whole date, an hour
+ * or a range of hours (for both kinds, one kind or one van or bay) with a reason, and reopen it. Closing never cancels a booking: the answer lists the ones
  * still holding places in what was closed, for staff to decide on.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CLOSURE_REASON_MAX, TIME_SLOTS } from '../../../domain/schedule.ts';
+import { CLOSURE_REASON_MAX } from '../../../domain/schedule.ts';
+import { CLOSURE_FROM_TIMES, hourAfter } from '../../../domain/closure-rules.ts';
 import { closeSlots, listClosures, reopenSlots } from '../../../services/schedule.service.ts';
 import { BookingSchema, ClosureSchema, ErrorSchema } from '#api/schemas.ts';
 import { IdParams, staffErrorResponses, toBookingDto, toClosureDto } from '../schemas.ts';
@@ -46,12 +47,16 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/closures',
     {
       schema: {
-        summary: 'Close a whole date, or one slot of it',
+        summary: 'Close a whole date, one hour or a range of hours, for both kinds, one kind or one van or bay',
         tags: ['staff'],
         body: Type.Object(
           {
             date: Type.String({ maxLength: 10, description: 'YYYY-MM-DD, from today (Auckland) up to 12 months ahead' }),
-            time: Type.Optional(Type.Union([Type.String({ maxLength: 5 }), Type.Null()], { description: `One of ${TIME_SLOTS.join(', ')}; absent or null closes the whole date` })),
+            time: Type.Optional(Type.Union([Type.String({ maxLength: 5 }), Type.Null()], { description: 'HH:00: closes that one hour (the same as from = time, to = the hour after)' })),
+            from: Type.Optional(Type.Union([Type.String({ maxLength: 5 }), Type.Null()], { description: 'HH:00 the closure starts; with `to`. Without time, from and to: the whole date' })),
+            to: Type.Optional(Type.Union([Type.String({ maxLength: 5 }), Type.Null()], { description: 'HH:00 (24:00: midnight) the closure ends' })),
+            kind: Type.Optional(Type.Union([Type.String({ maxLength: 10 }), Type.Null()], { description: 'onsite or dropoff: every resource of that kind; absent or null: both kinds' })),
+            resourceId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'One van or bay only (then no kind)' })),
             reason: Type.String({ maxLength: CLOSURE_REASON_MAX + 50, description: `1 to ${CLOSURE_REASON_MAX} characters, for staff only` }),
           },
           { additionalProperties: false },
@@ -67,12 +72,14 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
+      const { date, time, from, to, kind, resourceId, reason } = request.body;
+      const range = typeof time === 'string' && CLOSURE_FROM_TIMES.includes(time) ? { from: time, to: hourAfter(time) } : { from: from ?? time ?? null, to: to ?? null };
       const { closure, affected } = await closeSlots(
         app.db,
-        { date: request.body.date, time: request.body.time ?? null, reason: request.body.reason },
+        { date, ...range, kind: kind ?? null, resourceId: resourceId ?? null, reason },
         { now: app.now(), by: request.staff?.name ?? 'Staff' },
       );
-      request.log.info({ closureId: closure.id, date: closure.date, time: closure.time, affected: affected.length }, 'closure created');
+      request.log.info({ closureId: closure.id, date: closure.date, from: closure.from_time, to: closure.to_time, affected: affected.length }, 'closure created');
       return reply.code(201).send({ ...toClosureDto(closure), affectedBookings: affected.map(toBookingDto) });
     },
   );

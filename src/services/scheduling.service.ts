@@ -1,0 +1,254 @@
+/**
+ * The scheduling engine: the one place that decides whether a job fits at a time and which van or
+ * bay it gets. Availability (the wizard, the no-JavaScript form, the manage page, the date
+ * picker) asks it what to offer; every writer that puts a booking in a place (a new booking, a
+ * customer's move, a staff move, a reopened booking) asks it under the kind's day lock
+ * (lockPlacement) and writes what it answers. The database's exclusion constraint refuses
+ * anything that would still overlap.
+ */
+import type { Kysely } from 'kysely';
+import { aucklandInstant, aucklandTime, addDaysToDay, bookingWindow, daysBetween, slotStartsAt } from '../domain/booking-dates.ts';
+import { unavailableMessage, weekdayOf, type DayAvailability, type DaySummary, type SlotState } from '../domain/availability.ts';
+import { CERAMIC_COATING, DEFAULT_COATING, SHORTEST_DURATION_MINUTES, durationFor, findPackage, isVehicleType } from '../domain/catalogue.ts';
+import { MESSAGES } from '../domain/messages.ts';
+import { TIME_SLOTS, WEEKDAYS } from '../domain/schedule.ts';
+import {
+  RESOURCE_KINDS,
+  combineFits,
+  fitJob,
+  freeLanes,
+  type Fit,
+  type Interval,
+  type KindDay,
+  type ResourceKind,
+  type UnavailableReason,
+} from '../domain/scheduling.ts';
+import type { Database } from '../db/database.ts';
+import { scheduleFacts, type ScheduleFacts } from '../db/availability.repository.ts';
+import { AppError, validationFailed } from '../errors.ts';
+
+/** Minutes an on-site job holds its van after the work, unless staff set otherwise. */
+export const DEFAULT_TRAVEL_BUFFER_MINUTES = 30;
+export const TRAVEL_BUFFER_MAX_MINUTES = 240;
+
+const MINUTE = 60_000;
+/** How far past a date's midnight a job of that date can hold a resource (a late job and its buffer). */
+const SPILL_MS = 12 * 60 * MINUTE;
+
+/** The job a question is about: how long it takes and which kinds of resource may take it. */
+export interface JobQuery {
+  durationMinutes: number;
+  kinds: readonly ResourceKind[];
+  /** A booking being moved: its own place never counts against it. */
+  bookingId?: string;
+}
+
+/** The job a booking is, for offering it other times: its kind and the duration it was booked with. */
+export function jobOfBooking(booking: { id: string; service_type: string; starts_at: Date; ends_at: Date }): JobQuery {
+  return { durationMinutes: bookedDuration(booking), kinds: [kindOf(booking.service_type)], bookingId: booking.id };
+}
+
+/** What GET /v1/availability and its days summary are asked, before validation. */
+export interface JobParams {
+  service?: string;
+  vehicleType?: string;
+  coatingType?: string;
+  serviceType?: string;
+}
+
+/**
+ * The job named by availability parameters: a package's duration for the vehicle (and coating),
+ * on the kind asked, or both kinds. Without a service: the shortest job in the catalogue, on
+ * either kind, so that a start is offered when anything at all could be booked then.
+ */
+export function jobQuery(params: JobParams): JobQuery {
+  const kinds = params.serviceType ? [params.serviceType as ResourceKind] : RESOURCE_KINDS;
+  if (params.serviceType !== undefined && !(RESOURCE_KINDS as readonly string[]).includes(params.serviceType)) {
+    throw validationFailed([{ field: 'serviceType', message: MESSAGES.serviceTypeRequired }]);
+  }
+  if (!params.service) return { durationMinutes: SHORTEST_DURATION_MINUTES, kinds };
+  if (!findPackage(params.service)) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
+  if (!params.vehicleType || !isVehicleType(params.vehicleType)) throw validationFailed([{ field: 'vehicleType', message: MESSAGES.vehicleTypeRequired }]);
+  const coating = params.service === CERAMIC_COATING ? params.coatingType || DEFAULT_COATING : '';
+  const durationMinutes = durationFor(params.service, params.vehicleType, coating);
+  if (durationMinutes === undefined) throw validationFailed([{ field: 'coatingType', message: MESSAGES.coatingRequired }]);
+  return { durationMinutes, kinds };
+}
+
+function travelBufferOf(facts: ScheduleFacts): number {
+  const stored = facts.travelBuffer === null ? NaN : Number(facts.travelBuffer);
+  return Number.isInteger(stored) && stored >= 0 && stored <= TRAVEL_BUFFER_MAX_MINUTES ? stored : DEFAULT_TRAVEL_BUFFER_MINUTES;
+}
+
+/** The buffer a job of this kind is given: on-site jobs drive on to the next, drop-offs do not. */
+export function bufferMinutesFor(kind: ResourceKind, facts: ScheduleFacts): number {
+  return kind === 'onsite' ? travelBufferOf(facts) : 0;
+}
+
+function weeklyClosed(facts: ScheduleFacts, date: string): boolean {
+  if (facts.weeklyClosedDays === null) return false;
+  const days: unknown = JSON.parse(facts.weeklyClosedDays);
+  return Array.isArray(days) && days.includes(weekdayOf(date));
+}
+
+/** The facts of one kind's day, as instants, for the rule (src/domain/scheduling.ts). */
+export function kindDay(facts: ScheduleFacts, kind: ResourceKind, date: string): KindDay {
+  const isoWeekday = WEEKDAYS.indexOf(weekdayOf(date)) + 1;
+  const row = facts.hours.find((h) => h.kind === kind && h.weekday === isoWeekday);
+  const appliesToKind = (c: ScheduleFacts['closures'][number]) => c.resourceId === null && (c.kind === null || c.kind === kind);
+  const dayClosed = weeklyClosed(facts, date) || facts.closures.some((c) => appliesToKind(c) && c.wholeDay && c.date === date);
+  const interval = (c: { start: number; end: number }): Interval => ({ start: Number(c.start), end: Number(c.end) });
+  return {
+    hours: row ? { start: aucklandInstant(date, row.opens), end: aucklandInstant(date, row.closes) } : null,
+    dayClosed,
+    kindClosures: facts.closures.filter(appliesToKind).map(interval),
+    lanes: facts.resources
+      .filter((r) => r.kind === kind)
+      .map((r) => ({
+        id: r.id,
+        position: r.position,
+        busy: [
+          ...facts.busy.filter(([id]) => id === r.id).map(([, start, end]) => ({ start, end })),
+          ...facts.closures.filter((c) => c.resourceId === r.id).map(interval),
+        ],
+      })),
+  };
+}
+
+function daySpan(from: string, to: string): [number, number] {
+  return [aucklandInstant(from, '00:00'), aucklandInstant(addDaysToDay(to, 1), '00:00') + SPILL_MS];
+}
+
+/** How a start fits for the job asked, over every kind it may take. */
+function fitAt(facts: ScheduleFacts, date: string, time: string, job: JobQuery): { fit: Fit; start: number } {
+  const start = aucklandInstant(date, time);
+  const fits = job.kinds.map((kind) =>
+    fitJob({ start, durationMs: job.durationMinutes * MINUTE, bufferMs: bufferMinutesFor(kind, facts) * MINUTE }, kindDay(facts, kind, date)),
+  );
+  return { fit: fits.length === 1 ? fits[0]! : combineFits(fits), start };
+}
+
+function slotOf(date: string, time: string, start: number, job: JobQuery, fit: Pick<Fit, 'reason'> & { free: readonly unknown[] }): SlotAvailability {
+  return {
+    time,
+    end: aucklandTime(start + job.durationMinutes * MINUTE),
+    startsAt: slotStartsAt(date, time),
+    remaining: fit.free.length,
+    available: fit.reason === null,
+    reason: fit.reason,
+  };
+}
+
+export type SlotAvailability = SlotState & { startsAt: string };
+
+/** Every start of a calendar date for the job asked. A date outside the booking window is all unavailable, without asking the database. */
+export async function availabilityOn(
+  db: Kysely<Database>,
+  date: string,
+  job: JobQuery,
+  now: Date,
+): Promise<DayAvailability & { slots: SlotAvailability[] }> {
+  const window = bookingWindow(now);
+  const bookable = date >= window.min && date <= window.max;
+  const facts = bookable ? await scheduleFacts(db, ...daySpan(date, date), job.bookingId) : undefined;
+  const slots = TIME_SLOTS.map((time) => {
+    if (!facts) return slotOf(date, time, aucklandInstant(date, time), job, { free: [], reason: 'outside-window' });
+    const { fit, start } = fitAt(facts, date, time, job);
+    return slotOf(date, time, start, job, fit);
+  });
+  return { date, durationMinutes: job.durationMinutes, slots };
+}
+
+/** The most days the date picker's summary answers at once. */
+export const SUMMARY_MAX_DAYS = 62;
+
+/** Each date's number of starts at which the job fits, from `from` to `to` (both included). */
+export async function availabilitySummary(db: Kysely<Database>, from: string, to: string, job: JobQuery, now: Date): Promise<DaySummary[]> {
+  if (to < from) throw validationFailed([{ field: 'to', message: 'The end of the range must not be before its start' }]);
+  const dates = daysBetween(from, to);
+  if (dates.length > SUMMARY_MAX_DAYS) throw validationFailed([{ field: 'to', message: `Please ask for at most ${SUMMARY_MAX_DAYS} days at once` }]);
+  const window = bookingWindow(now);
+  const inWindow = dates.filter((d) => d >= window.min && d <= window.max);
+  const facts = inWindow.length > 0 ? await scheduleFacts(db, ...daySpan(inWindow[0]!, inWindow.at(-1)!), job.bookingId) : undefined;
+  return dates.map((date) => ({
+    date,
+    availableStarts: facts && date >= window.min && date <= window.max ? TIME_SLOTS.filter((time) => fitAt(facts, date, time, job).fit.reason === null).length : 0,
+  }));
+}
+
+/** Where a job was placed: what the booking row stores. */
+export interface Placement {
+  resource_id: string;
+  starts_at: Date;
+  ends_at: Date;
+  buffer_minutes: number;
+}
+
+export interface PlacementRequest {
+  kind: ResourceKind;
+  date: string;
+  time: string;
+  durationMinutes: number;
+  /** The booking being moved or reopened: its own place never counts against it. */
+  bookingId?: string;
+  /** Staff may name the resource; otherwise the engine chooses. */
+  resourceId?: string;
+}
+
+/** 409 with the reason a job does not fit, in the customer's words. */
+export class PlacementRefusedError extends AppError {
+  constructor(readonly reason: UnavailableReason, message = unavailableMessage(reason)) {
+    super(409, 'PLACEMENT_REFUSED', message, [{ field: 'time', message }]);
+  }
+}
+
+export const RESOURCE_BUSY_MESSAGE = 'That van or bay is busy for part of this job. Choose another, or leave the choice to the schedule.';
+
+/**
+ * Places a job: the resource it gets and its instants, or a PlacementRefusedError saying why not.
+ * The caller holds the kind's day lock (lockPlacement or lockEmailAndPlacement) and writes the
+ * answer in the same transaction.
+ */
+export async function placeJob(trx: Kysely<Database>, request: PlacementRequest): Promise<Placement> {
+  const facts = await scheduleFacts(trx, ...daySpan(request.date, request.date), request.bookingId);
+  const bufferMinutes = bufferMinutesFor(request.kind, facts);
+  const start = aucklandInstant(request.date, request.time);
+  const day = kindDay(facts, request.kind, request.date);
+  if (request.resourceId !== undefined && !day.lanes.some((lane) => lane.id === request.resourceId)) {
+    throw validationFailed([{ field: 'resourceId', message: `Please choose an active ${request.kind === 'onsite' ? 'van' : 'bay'}` }]);
+  }
+  const fit = fitJob({ start, durationMs: request.durationMinutes * MINUTE, bufferMs: bufferMinutes * MINUTE }, day);
+  if (fit.reason !== null) throw new PlacementRefusedError(fit.reason);
+  const lane = request.resourceId === undefined ? fit.free[0]! : fit.free.find((l) => l.id === request.resourceId);
+  if (!lane) throw new PlacementRefusedError('full', RESOURCE_BUSY_MESSAGE);
+  return { resource_id: lane.id, starts_at: new Date(start), ends_at: new Date(start + request.durationMinutes * MINUTE), buffer_minutes: bufferMinutes };
+}
+
+/**
+ * A resource for a booking taken before scheduling by resource (the first start after the
+ * migration): the best free one of its kind for its held interval, whatever the hours and
+ * closures (it was accepted under the old rule); undefined when every one is taken (an overbooking
+ * of the old rule, left for staff).
+ */
+export async function legacyResourceFor(
+  db: Kysely<Database>,
+  booking: { id: string; service_type: string; starts_at: Date; ends_at: Date; buffer_minutes: number },
+): Promise<string | undefined> {
+  const held = { start: booking.starts_at.getTime(), end: booking.ends_at.getTime() + booking.buffer_minutes * MINUTE };
+  const facts = await scheduleFacts(db, held.start, held.end, booking.id);
+  const lanes = facts.resources
+    .filter((r) => r.kind === booking.service_type)
+    .map((r) => ({ id: r.id, position: r.position, busy: facts.busy.filter(([id]) => id === r.id).map(([, start, end]) => ({ start, end })) }));
+  return freeLanes(held, lanes, null)[0]?.id;
+}
+
+/** The duration a booking was placed with, in minutes: a move keeps it, whatever the catalogue says now. */
+export function bookedDuration(booking: { starts_at: Date; ends_at: Date }): number {
+  return Math.round((booking.ends_at.getTime() - booking.starts_at.getTime()) / MINUTE);
+}
+
+/** The kind of resource a booking's service type needs (validated before it gets here). */
+export function kindOf(serviceType: string): ResourceKind {
+  if (!(RESOURCE_KINDS as readonly string[]).includes(serviceType)) throw validationFailed([{ field: 'serviceType', message: MESSAGES.serviceTypeRequired }]);
+  return serviceType as ResourceKind;
+}
