@@ -1,6 +1,6 @@
 import t from 'tap';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
-import { inDays, originalClientPayload, today } from './support/payloads.ts';
+import { inDays, nextWeekday, originalClientPayload, today } from './support/payloads.ts';
 
 forEachBackend(t, async (t, backend) => {
   const app = await buildTestApp(t, { backend, env: { BOOKING_SLOT_CAPACITY: '2' } });
@@ -40,7 +40,7 @@ forEachBackend(t, async (t, backend) => {
 
   t.test('drop-off needs no address; ceramic coating needs a coating type and prices by it', async (t) => {
     const dropoff = await book(
-      originalClientPayload({ serviceType: 'dropoff', houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '', time: '11:00' }),
+      originalClientPayload({ serviceType: 'dropoff', date: nextWeekday(3), houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '', time: '11:00' }),
     );
     t.equal(dropoff.statusCode, 201);
     t.equal(dropoff.json().booking.serviceType, 'dropoff');
@@ -123,7 +123,11 @@ forEachBackend(t, async (t, backend) => {
     t.equal(full.statusCode, 409);
     t.match(full.json(), { message: /fully booked/, errors: [{ field: 'time' }] });
     t.equal(await count(), before);
-    t.equal((await book(originalClientPayload({ ...slot, time: '16:00' }))).statusCode, 201, 'the next hour is free');
+    const overlapping = await book(originalClientPayload({ ...slot, time: '16:00', name: 'Fourth Customer' }));
+    t.equal(overlapping.statusCode, 409, 'an hour later both vans are still on their 3½-hour jobs');
+    // Deluxe Clean for a medium car: 15:00 to 18:30, and the van's 30 minutes of travel to 19:00.
+    const after = await book(originalClientPayload({ ...slot, time: '19:00', service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm', name: 'Fifth Customer' }));
+    t.equal(after.statusCode, 201, 'a van is free again once its job and its travel are over');
   });
 
   t.test('concurrent requests cannot overfill a slot', async (t) => {

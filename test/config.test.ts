@@ -8,7 +8,7 @@ t.test('defaults give the embedded database on port 3000', async (t) => {
   t.equal(config.databaseUrl, undefined);
   t.equal(config.dataDir, './data');
   t.equal(config.dashboardAuth, 'session');
-  t.equal(config.bookingSlotCapacity, 2);
+  t.same(config.resourceSeed, { onsite: 2, dropoff: 2 }, 'two vans and two bays unless told');
   t.equal(config.trustProxy, false);
   t.equal(config.publicOrigin, undefined, 'without PUBLIC_URL, writes are checked against the Host the browser addressed');
 });
@@ -17,7 +17,8 @@ t.test('values are read and converted', async (t) => {
   const config = loadConfig({ PORT: '8080', TRUST_PROXY: '10.0.0.0/8, 127.0.0.1', BOOKING_SLOT_CAPACITY: '5', DASHBOARD_AUTH: 'prompt', PUBLIC_URL: 'https://valet.example.nz/' });
   t.equal(config.port, 8080);
   t.equal(config.trustProxy, '10.0.0.0/8, 127.0.0.1');
-  t.equal(config.bookingSlotCapacity, 5);
+  t.same(config.resourceSeed, { onsite: 5, dropoff: 5 }, 'the old name seeds that many of each');
+  t.same(loadConfig({ ONSITE_TEAMS: '3', DROPOFF_BAYS: '0' }).resourceSeed, { onsite: 3, dropoff: 0 }, 'vans and bays apart; no bays: no drop-offs');
   t.equal(config.dashboardAuth, 'prompt');
   t.equal(config.business.publicUrl, 'https://valet.example.nz');
   t.equal(config.publicOrigin, 'https://valet.example.nz');
@@ -35,6 +36,8 @@ t.test('a bad value stops start-up with one line naming the variable', async (t)
     [{ PORT: '70000' }, /^Invalid configuration: PORT/],
     [{ DASHBOARD_AUTH: 'open' }, /^Invalid configuration: DASHBOARD_AUTH is not one of the allowed values/],
     [{ BOOKING_SLOT_CAPACITY: '0' }, /^Invalid configuration: BOOKING_SLOT_CAPACITY/],
+    [{ ONSITE_TEAMS: '-1' }, /^Invalid configuration: ONSITE_TEAMS/],
+    [{ DROPOFF_BAYS: 'two' }, /^Invalid configuration: DROPOFF_BAYS/],
     [{ DATABASE_URL: 'mysql://localhost/db' }, /^Invalid configuration: DATABASE_URL/],
     [{ NODE_ENV: 'staging' }, /^Invalid configuration: NODE_ENV/],
     [{ LOG_LEVEL: 'loud' }, /^Invalid configuration: LOG_LEVEL/],

@@ -52,6 +52,12 @@ const booking = {
   manage_nonce: null,
   manage_token_hash: null,
   created_at: new Date('2026-11-23T00:00:00Z'),
+  resource_id: null,
+  starts_at: new Date('2026-12-04T20:00:00Z'),
+  ends_at: new Date('2026-12-05T04:00:00Z'),
+  buffer_minutes: 0,
+  held: '',
+  awaiting_first_placement: false,
 } satisfies Booking;
 
 t.test('dates are written for people in Auckland, on ordinary and daylight-saving days', async (t) => {
@@ -74,7 +80,7 @@ t.test('the confirmation carries the manage link, the drop-off directions and th
     t.match(part, '$899.00');
     t.match(part, /First-service discount 15%/);
     t.match(part, '$764.15, pay on completion');
-    t.match(part, 'Saturday 5 December 2026, 9:00 am');
+    t.match(part, 'Saturday 5 December 2026, 9:00 am to 5:00 pm (about 8 hours)', 'the start, the end and the duration booked');
   }
   t.notMatch(html, '<script>', 'the customer name is escaped');
   t.match(html, 'Tama &lt;script&gt;');

@@ -51,7 +51,7 @@ await forEachBackend(t, async (t, backend) => {
     const event = eventOf(ics!);
     t.equal(event.uid, `${booking.id}@localhost`, 'a stable UID per booking');
     t.equal(event.start.toISOString(), new Date(slotStartsAt(date, '09:00')).toISOString(), 'starts at the slot in Auckland');
-    t.equal(event.end!.getTime() - event.start.getTime(), 180 * 60_000, "lasts the package's duration");
+    t.equal(event.end!.getTime() - event.start.getTime(), 210 * 60_000, "lasts the package's duration (Deluxe Clean, medium car: 3½ hours)");
 
     const staff = forStaff()!;
     t.ok(staff, 'staff got a notification');

@@ -23,12 +23,17 @@ await forEachBackend(t, async (t, backend) => {
   t.test('the reminder is sent once at its time, not for a cancelled booking, and re-timed on a move', async (t) => {
     const kept = await book(app, { email: 'kept@example.co.nz', date: inDays(4), time: '11:00' });
     const cancelled = await book(app, { email: 'gone@example.co.nz', date: inDays(4), time: '11:00' });
-    const moved = await book(app, { email: 'moved@example.co.nz', date: inDays(4), time: '12:00' });
+    const moved = await book(app, { email: 'moved@example.co.nz', date: inDays(5), time: '12:00' });
     t.equal((await app.inject({ method: 'POST', url: `/v1/bookings/${cancelled.id}/status`, headers: { cookie }, payload: { status: 'cancelled', version: 1 } })).statusCode, 200);
     // The manage page's move: the booking changes and queueBookingMail runs in the same transaction.
     await app.db.transaction().execute(async (trx) => {
-      await trx.updateTable('bookings').set((eb) => ({ date: inDays(6), time: '08:00', version: eb('version', '+', 1) })).where('id', '=', moved.id).execute();
-      await queueBookingMail(trx, { type: 'moved', bookingId: moved.id, by: 'customer', from: { date: inDays(4), time: '12:00' } }, app.mail);
+      const startsAt = new Date(slotStartsAt(inDays(6), '08:00'));
+      await trx
+        .updateTable('bookings')
+        .set((eb) => ({ date: inDays(6), time: '08:00', starts_at: startsAt, ends_at: new Date(startsAt.getTime() + 210 * 60_000), version: eb('version', '+', 1) }))
+        .where('id', '=', moved.id)
+        .execute();
+      await queueBookingMail(trx, { type: 'moved', bookingId: moved.id, by: 'customer', from: { date: inDays(5), time: '12:00' } }, app.mail);
     });
     await app.mailer.wake();
     t.equal(reminders().length, 0, 'no reminder before its time');

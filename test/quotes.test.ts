@@ -179,13 +179,13 @@ forEachBackend(t, async (t, backend) => {
     const booking = await createBooking(
       app.db,
       { ...emptyBooking(), ...originalClientPayload({ email: 'second.ref@example.com', date: inDays(12), time: '09:00' }) },
-      { now: testNow, slotCapacity: 50, maxActivePerEmail: 3, newReference: () => drawn.shift()!, mail: app.mail },
+      { now: testNow, maxActivePerEmail: 3, newReference: () => drawn.shift()!, mail: app.mail },
     );
     t.equal(booking.reference, 'ZZZZ2222');
     t.equal(drawn.length, 0, 'two collisions, then a free one');
     t.equal(await count(), before + 1, 'one booking stored');
     await t.rejects(
-      createBooking(app.db, { ...emptyBooking(), ...originalClientPayload({ date: inDays(12), time: '10:00' }) }, { now: testNow, slotCapacity: 50, maxActivePerEmail: 3, newReference: () => taken, mail: app.mail }),
+      createBooking(app.db, { ...emptyBooking(), ...originalClientPayload({ date: inDays(12), time: '10:00' }) }, { now: testNow, maxActivePerEmail: 3, newReference: () => taken, mail: app.mail }),
       /No free booking reference/,
     );
     t.equal(await count(), before + 1, 'nothing half-written');

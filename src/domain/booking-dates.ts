@@ -57,6 +57,11 @@ export function aucklandTime(instant: number | Date): string {
   return format(new TZDate(typeof instant === 'number' ? instant : instant.getTime(), BUSINESS_TIME_ZONE), 'HH:mm');
 }
 
+/** The wall-clock time of an instant in Auckland for people: '5:00 pm'. */
+export function aucklandClockText(instant: number | Date): string {
+  return format(new TZDate(typeof instant === 'number' ? instant : instant.getTime(), BUSINESS_TIME_ZONE), 'h:mm aaa');
+}
+
 /** The calendar date (YYYY-MM-DD) of an instant in Auckland. */
 export function aucklandDate(instant: number | Date): string {
   return format(new TZDate(typeof instant === 'number' ? instant : instant.getTime(), BUSINESS_TIME_ZONE), 'yyyy-MM-dd');

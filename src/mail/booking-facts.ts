@@ -1,6 +1,7 @@
 /** A booking's facts written for people, as every e-mail about it shows them. */
 import { HOURS, type BusinessInfo } from '../domain/business.ts';
-import { CERAMIC_SIZES, COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType } from '../domain/catalogue.ts';
+import { appointmentText, aucklandClockText } from '../domain/booking-dates.ts';
+import { CERAMIC_SIZES, COATING_LABELS, VEHICLE_LABELS, durationText, isCoatingType, isVehicleType } from '../domain/catalogue.ts';
 import { discountLabel, formatNzd } from '../domain/pricing.ts';
 import type { Booking } from '../db/database.ts';
 
@@ -10,6 +11,16 @@ import type { Booking } from '../db/database.ts';
  */
 export function appointmentTimes(booking: Pick<Booking, 'starts_at' | 'ends_at'>): { start: Date; end: Date } {
   return { start: new Date(booking.starts_at), end: new Date(booking.ends_at) };
+}
+
+/**
+ * When the work happens, for people: 'Saturday 5 December 2026, 9:00 am to 5:00 pm (about 8
+ * hours)', from the instants the booking stored.
+ */
+export function whenForPeople(booking: Pick<Booking, 'date' | 'time' | 'starts_at' | 'ends_at'>): string {
+  const { start, end } = appointmentTimes(booking);
+  const minutes = Math.round((end.getTime() - start.getTime()) / 60_000);
+  return `${appointmentText(booking.date, booking.time)} to ${aucklandClockText(end)} (${durationText(minutes)})`;
 }
 
 export function packageForPeople(booking: Pick<Booking, 'service' | 'coating_type'>): string {

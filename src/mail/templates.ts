@@ -1,7 +1,7 @@
 /** The words of each e-mail: to the customer about their booking, and to staff. */
 import type { Booking, ContactMessage } from '../db/database.ts';
 import { appointmentText } from '../domain/booking-dates.ts';
-import { packageForPeople, quoteLines, vehicleForPeople, whereForPeople } from './booking-facts.ts';
+import { packageForPeople, quoteLines, vehicleForPeople, whenForPeople, whereForPeople } from './booking-facts.ts';
 import type { MailContext } from './mail-context.ts';
 import type { MessageContent, MessageSection } from './message.ts';
 
@@ -29,7 +29,7 @@ function bookingSection(booking: Booking, context: MailContext): MessageSection 
       ['Reference', booking.reference],
       ['Package', packageForPeople(booking)],
       ['Vehicle size', vehicleForPeople(booking)],
-      ['When', appointmentText(booking.date, booking.time)],
+      ['When', whenForPeople(booking)],
       ['Where', where.place],
     ],
     note: where.note,
@@ -114,7 +114,7 @@ export function staffBookingMessage(booking: Booking, context: MailContext): Mes
           title: 'Booking',
           rows: [
             ['Reference', booking.reference],
-            ['When', appointmentText(booking.date, booking.time)],
+            ['When', whenForPeople(booking)],
             ['Where', where.place],
             ['Package', packageForPeople(booking)],
             ['Vehicle size', vehicleForPeople(booking)],

@@ -15,6 +15,19 @@ export const today = todayInAuckland(testNow);
 /** The date `n` days from today in Auckland. */
 export const inDays = (n: number) => addDaysToDay(today, n);
 
+/**
+ * The first date at least `atLeast` days from today that falls on an ISO weekday (1 = Monday …
+ * 7 = Sunday): drop-off bays work Monday to Saturday only, so a test that needs a given weekday
+ * names it instead of hoping today's date gives it one.
+ */
+export function nextWeekday(isoWeekday: number, atLeast = 2): string {
+  for (let n = atLeast; ; n++) {
+    const day = inDays(n);
+    const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+    if (((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7) + 1 === isoWeekday) return day;
+  }
+}
+
 /** The form state exactly as the original client sends it: every key, empty strings for the rest. */
 export function originalClientPayload(overrides: Record<string, unknown> = {}) {
   return {
