@@ -2,9 +2,10 @@
  * `npm run bench` (third part): the built server as a process of its own.
  * - Cold start: `node dist/server/server.js` on a fresh embedded database, until /readyz answers.
  * - Bookings: `POST /v1/create-booking` on PostgreSQL (BENCH_DATABASE_URL, else a fresh database
- *   on TEST_DATABASE_URL's server) at 50 connections, each request another date, time and
- *   e-mail address so that capacity never refuses, and an Idempotency-Key as the booking page
- *   sends, beside a raw `pg` INSERT of the same row at
+ *   on TEST_DATABASE_URL's server) at 50 connections, each request a Quick Clean at another date
+ *   and time (two hours apart, so that with 50 vans the schedule never refuses) and e-mail
+ *   address, and an Idempotency-Key as the booking page sends, beside a raw `pg` INSERT of the
+ *   same row at
  *   the same concurrency: the limit the database sets (target ≥ 0.5× with p99 ≤ 25 ms).
  * - The server's RSS at the end of each run (target ≤ 150 MB).
  * Prints a markdown table.
@@ -22,9 +23,20 @@ import { rssMb, startBuiltServer, stop } from './processes.ts';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
 
-/** Request `i`'s slot: 28 days × 14 times, and its own e-mail address. */
+/** Start times two hours apart: a Quick Clean (an hour) and its van's travel (30 minutes) never overlap the next. */
+const STARTS = TIME_SLOTS.filter((_, i) => i % 2 === 0);
+const DAYS = 300;
+
+/** Request `i`'s job: a Quick Clean on one of 300 days × 7 starts (then again on another van), and its own e-mail address. */
 function slotOf(i: number) {
-  return { date: inDays(2 + (Math.floor(i / TIME_SLOTS.length) % 28)), time: TIME_SLOTS[i % TIME_SLOTS.length]!, email: `bench.${i}@example.com` };
+  return {
+    service: 'Quick Clean',
+    vehicleType: 'sm',
+    selectedVehicleType: 'sm',
+    date: inDays(2 + (i % DAYS)),
+    time: STARTS[Math.floor(i / DAYS) % STARTS.length]!,
+    email: `bench.${i}@example.com`,
+  };
 }
 
 async function serverDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
@@ -75,7 +87,7 @@ if (!database) {
       RATE_LIMIT_FORMS_MAX: '1000000000',
       RATE_LIMIT_BOOKINGS_PER_DAY: '1000000000',
       BOOKING_MAX_ACTIVE_PER_EMAIL: '1000',
-      BOOKING_SLOT_CAPACITY: '100000',
+      ONSITE_TEAMS: '50',
       DB_POOL_MAX: '20',
     });
     let next = 0;

@@ -33,7 +33,7 @@ const started = performance.now();
 await sql`
   insert into bookings (service, vehicle_type, date, time, service_type, name, email, phone, status, created_at,
                         house_number, street_address, suburb, city, postal_code, region,
-                        reference, list_price_cents, discount_cents, total_cents)
+                        reference, list_price_cents, discount_cents, total_cents, starts_at, ends_at)
   select (array['Quick Clean','Express Clean','Deluxe interior only','Deluxe Clean','Ultimate Clean','Window Tinting'])[1 + i % 6],
          (array['sm','mid','suv'])[1 + i % 3],
          date '2026-01-01' + (i % 700),
@@ -47,7 +47,11 @@ await sql`
          (i % 200)::text, 'Queen Street', 'Auckland Central', 'Auckland', '1010', 'Auckland',
          -- A unique reference per row: i written in base 31 with the references' alphabet.
          (select string_agg(substr(${REFERENCE_ALPHABET}, 1 + ((i / power(31, k)::bigint) % 31)::int, 1), '' order by k) from generate_series(0, 7) as k),
-         9900, 0, 9900
+         9900, 0, 9900,
+         -- The appointment as instants (the schema checks they agree with date and time); no van:
+         -- these rows are for the dashboard's lists, not the schedule.
+         ((date '2026-01-01' + (i % 700)) + make_time(7 + i % 14, 0, 0)) at time zone 'Pacific/Auckland',
+         ((date '2026-01-01' + (i % 700)) + make_time(7 + i % 14, 0, 0)) at time zone 'Pacific/Auckland' + interval '2 hours'
   from generate_series(1, ${BOOKINGS}) as i`.execute(app.db);
 await sql`analyze bookings`.execute(app.db);
 console.log(`seeded ${BOOKINGS} bookings in ${((performance.now() - started) / 1000).toFixed(1)} s on ${app.database.kind}`);
