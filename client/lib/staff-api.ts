@@ -1,9 +1,47 @@
 /** The dashboard's calls to the staff API. Each throws ApiError on a non-2xx answer. */
 import type { Weekday } from '#domain/schedule.ts';
-import type { BookingDto, ClosureDto, ContactMessageDto, OutboxEmailDetailDto, OutboxEmailDto, StatusChangeDto } from '#api/schemas.ts';
+import type {
+  BookingDto,
+  ClosureDto,
+  ContactMessageDto,
+  DayHoursDto,
+  OutboxEmailDetailDto,
+  OutboxEmailDto,
+  ResourceDto,
+  ScheduleDayDto,
+  ScheduleLaneDto,
+  ScheduleWeekDto,
+  StatusChangeDto,
+  WeekHoursDto,
+  WorkingHoursDto,
+} from '#api/schemas.ts';
 
 // The API's own shapes (types only: TypeBox stays out of the bundle), for the dashboard's components.
-export type { BookingDto, ClosureDto, ContactMessageDto, OutboxEmailDetailDto, OutboxEmailDto, StatusChangeDto };
+export type {
+  BookingDto,
+  ClosureDto,
+  ContactMessageDto,
+  DayHoursDto,
+  OutboxEmailDetailDto,
+  OutboxEmailDto,
+  ResourceDto,
+  ScheduleDayDto,
+  ScheduleLaneDto,
+  ScheduleWeekDto,
+  StatusChangeDto,
+  WeekHoursDto,
+  WorkingHoursDto,
+};
+
+/** A closure as the Schedule view sends it: a whole date (from and to null), or a from-to range; both kinds, one kind or one van or bay. */
+export interface ClosureRequest {
+  date: string;
+  from: string | null;
+  to: string | null;
+  kind: 'onsite' | 'dropoff' | null;
+  resourceId: string | null;
+  reason: string;
+}
 
 export interface ClosureListItem extends ClosureDto {
   activeBookings: number;
@@ -52,18 +90,33 @@ export const staffApi = {
       method: 'POST',
       body: JSON.stringify({ status, version: booking.version }),
     }),
-  upcoming: (range: string) => call<{ from: string; to: string; data: BookingDto[] }>(`/v1/bookings/upcoming?range=${range}`),
   unreadMessages: () => call<{ unread: number }>('/v1/contact-messages?unread=true&limit=1'),
   messages: () => call<{ data: ContactMessageDto[]; unread: number; nextCursor: string | null }>('/v1/contact-messages?limit=50'),
   markMessage: (id: string, read: boolean) => call<ContactMessageDto>(`/v1/contact-messages/${id}/read`, { method: 'POST', body: JSON.stringify({ read }) }),
   closures: (from = '', to = '') =>
     call<{ from: string; to: string; data: ClosureListItem[] }>(`/v1/closures?${new URLSearchParams(Object.entries({ from, to }).filter(([, v]) => v))}`),
-  close: (closure: { date: string; time: string | null; reason: string }) =>
+  close: (closure: ClosureRequest) =>
     call<ClosureDto & { affectedBookings: BookingDto[] }>('/v1/closures', { method: 'POST', body: JSON.stringify(closure) }),
   reopen: (id: string) => call<unknown>(`/v1/closures/${id}`, { method: 'DELETE' }),
   weeklyClosedDays: () => call<{ days: Weekday[] }>('/v1/schedule/weekly-closed-days'),
   setWeeklyClosedDays: (days: Weekday[]) =>
     call<{ days: Weekday[]; affectedBookings: BookingDto[] }>('/v1/schedule/weekly-closed-days', { method: 'PUT', body: JSON.stringify({ days }) }),
+  /** One day of the schedule; without a date, today in Auckland (the answer says which). */
+  schedule: (date: string) => call<ScheduleDayDto>(date ? `/v1/schedule?date=${encodeURIComponent(date)}` : '/v1/schedule'),
+  scheduleWeek: (from: string) => call<ScheduleWeekDto>(`/v1/schedule/week?from=${encodeURIComponent(from)}`),
+  move: (booking: BookingDto, target: { date: string; time: string; resourceId: string | null }) =>
+    call<{ booking: BookingDto; history: StatusChangeDto[] }>(`/v1/bookings/${booking._id}/move`, {
+      method: 'POST',
+      body: JSON.stringify({ version: booking.version, ...target }),
+    }),
+  resources: () => call<{ data: ResourceDto[] }>('/v1/resources'),
+  addResource: (resource: { name: string; kind: string }) => call<ResourceDto>('/v1/resources', { method: 'POST', body: JSON.stringify(resource) }),
+  changeResource: (id: string, changes: { name?: string; active?: boolean; position?: number }) =>
+    call<ResourceDto>(`/v1/resources/${id}`, { method: 'PATCH', body: JSON.stringify(changes) }),
+  workingHours: () => call<WorkingHoursDto>('/v1/working-hours'),
+  setWorkingHours: (kind: 'onsite' | 'dropoff', week: WeekHoursDto) =>
+    call<{ hours: WeekHoursDto; outside: BookingDto[] }>(`/v1/working-hours/${kind}`, { method: 'PUT', body: JSON.stringify(week) }),
+  setTravelBuffer: (minutes: number) => call<{ minutes: number }>('/v1/travel-buffer', { method: 'PUT', body: JSON.stringify({ minutes }) }),
   emails: (options: { bookingId?: string; cursor?: string | null } = {}) => {
     const params = new URLSearchParams({ limit: '50' });
     if (options.bookingId) params.set('bookingId', options.bookingId);

@@ -6,8 +6,6 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { BookingsView } from '../components/dashboard/BookingsView.tsx';
-import { DayView } from '../components/dashboard/DayView.tsx';
-import { Inbox } from '../components/dashboard/Inbox.tsx';
 import { staffApi } from '../lib/staff-api.ts';
 import type { PageProps } from '../page-props.ts';
 import type { DashboardState } from '../page-state.ts';
@@ -17,6 +15,8 @@ import './DashboardPage.css';
 // Loaded when the tab is first opened: the dashboard's own bundle stays within its budget.
 const ScheduleView = lazy(() => import('../components/dashboard/ScheduleView.tsx'));
 const EmailsView = lazy(() => import('../components/dashboard/EmailsView.tsx'));
+const DayView = lazy(() => import('../components/dashboard/DayView.tsx'));
+const Inbox = lazy(() => import('../components/dashboard/Inbox.tsx').then((module) => ({ default: module.Inbox })));
 
 export const WRONG_PASSWORD_ALERT = 'Incorrect password! Redirecting...';
 
@@ -122,8 +122,28 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
           ))}
         </nav>
         {tab === 'bookings' && <BookingsView onSignedOut={signedOut} />}
-        {tab === 'day' && <DayView onSignedOut={signedOut} />}
-        {tab === 'messages' && <Inbox onSignedOut={signedOut} onUnread={setUnread} />}
+        {tab === 'day' && (
+          <Suspense
+            fallback={
+              <div className="spinner" role="status">
+                <span className="visually-hidden">Loading the day view…</span>
+              </div>
+            }
+          >
+            <DayView times={state.schedule.times} onSignedOut={signedOut} />
+          </Suspense>
+        )}
+        {tab === 'messages' && (
+          <Suspense
+            fallback={
+              <div className="spinner" role="status">
+                <span className="visually-hidden">Loading the messages…</span>
+              </div>
+            }
+          >
+            <Inbox onSignedOut={signedOut} onUnread={setUnread} />
+          </Suspense>
+        )}
         {tab === 'schedule' && (
           <Suspense
             fallback={

@@ -154,3 +154,69 @@ export const OutboxEmailDetailSchema = Type.Object({
   invitation: Type.Union([Type.Object({ method: Type.String(), ics: Type.String() }), Type.Null()]),
 });
 export type OutboxEmailDetailDto = Static<typeof OutboxEmailDetailSchema>;
+
+/** A kind's hours on one weekday (wall-clock in Auckland, on the hour; 24:00 is midnight), or null when it does not work that day. */
+export const DayHoursSchema = Type.Union([
+  Type.Object({ opens: Type.String({ description: 'HH:00' }), closes: Type.String({ description: 'HH:00, after opens' }) }, { additionalProperties: false }),
+  Type.Null(),
+]);
+export type DayHoursDto = Static<typeof DayHoursSchema>;
+
+export const WeekHoursSchema = Type.Object(
+  {
+    monday: DayHoursSchema,
+    tuesday: DayHoursSchema,
+    wednesday: DayHoursSchema,
+    thursday: DayHoursSchema,
+    friday: DayHoursSchema,
+    saturday: DayHoursSchema,
+    sunday: DayHoursSchema,
+  },
+  { description: 'A kind of job\'s hours for each weekday; null: closed that day' },
+);
+export type WeekHoursDto = Static<typeof WeekHoursSchema>;
+
+export const WorkingHoursSchema = Type.Object({
+  onsite: WeekHoursSchema,
+  dropoff: WeekHoursSchema,
+  travelBufferMinutes: Type.Integer({ minimum: 0, description: 'Minutes an on-site job holds its van after the work, for jobs placed from now on' }),
+});
+export type WorkingHoursDto = Static<typeof WorkingHoursSchema>;
+
+export const ScheduleLaneSchema = Type.Object({
+  resource: ResourceSchema,
+  jobs: Type.Array(BookingSchema, { description: 'The jobs it holds that date (pending, confirmed or completed), by start' }),
+  closures: Type.Array(ClosureSchema, { description: 'Closures of this van or bay alone' }),
+});
+export type ScheduleLaneDto = Static<typeof ScheduleLaneSchema>;
+
+export const ScheduleDaySchema = Type.Object({
+  date: Type.String({ format: 'date' }),
+  hours: Type.Object({ onsite: DayHoursSchema, dropoff: DayHoursSchema }, { description: "Each kind's working hours that date (null: not working, weekly closed days included)" }),
+  weeklyClosed: Type.Boolean({ description: 'The date falls on a weekly closed day' }),
+  lanes: Type.Array(ScheduleLaneSchema, { description: 'Active vans and bays in order, then inactive ones still holding jobs that date' }),
+  closures: Type.Array(ClosureSchema, { description: 'Closures of every resource of a kind, or of both kinds' }),
+  unassigned: Type.Array(BookingSchema, { description: '"Needs a van or bay": jobs from today on that hold none, soonest first' }),
+});
+export type ScheduleDayDto = Static<typeof ScheduleDaySchema>;
+
+export const ScheduleWeekSchema = Type.Object({
+  from: Type.String({ format: 'date' }),
+  to: Type.String({ format: 'date' }),
+  dates: Type.Array(Type.String({ format: 'date' })),
+  rows: Type.Array(
+    Type.Object({
+      resource: ResourceSchema,
+      days: Type.Array(
+        Type.Object({
+          date: Type.String({ format: 'date' }),
+          jobs: Type.Integer({ minimum: 0 }),
+          bookedMinutes: Type.Integer({ minimum: 0, description: 'The work booked on it, start to end (travel buffers apart)' }),
+          openMinutes: Type.Integer({ minimum: 0, description: "Its kind's working minutes that date" }),
+        }),
+      ),
+    }),
+  ),
+  unassigned: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), jobs: Type.Integer({ minimum: 0 }) }), { description: 'Jobs holding no van or bay, per date' }),
+});
+export type ScheduleWeekDto = Static<typeof ScheduleWeekSchema>;

@@ -2,6 +2,7 @@
 import type { BookingDto } from '../../lib/staff-api.ts';
 import { cardDate } from './format.ts';
 import { StatusBadge } from './StatusBadge.tsx';
+import './BookingLine.css';
 
 export function BookingLine({ booking, withDate = false }: { booking: BookingDto; withDate?: boolean }) {
   return (

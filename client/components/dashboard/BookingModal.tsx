@@ -14,6 +14,12 @@ import { StatusActions } from './StatusActions.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import './BookingModal.css';
 
+/** The wall-clock end of the work: the start plus the duration the job was booked with. */
+function endOf(booking: BookingDto): string {
+  const minutes = Number(booking.time.slice(0, 2)) * 60 + Number(booking.time.slice(3, 5)) + Math.round((Date.parse(booking.endsAt) - Date.parse(booking.startsAt)) / 60_000);
+  return `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
 export interface BookingModalProps {
   booking: BookingDto;
   history: StatusChangeDto[] | null;
@@ -42,7 +48,7 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
         <p className="modal-service">
           <strong>{booking.service}</strong> <StatusBadge status={booking.status} />
         </p>
-        <p>{`Scheduled for ${longDate(booking.date)} at ${booking.time}`}</p>
+        <p>{`Scheduled for ${longDate(booking.date)} at ${booking.time}–${endOf(booking)}${booking.resourceId || booking.status === 'cancelled' ? '' : ' (needs a van or bay: see the Day view)'}`}</p>
         <p>{`Reference ${booking.reference}`}</p>
         {notice && (
           <p className="notice notice-error" role="alert">

@@ -1,22 +1,35 @@
 /**
- * The Schedule view (issue 10): close a whole date or one time with a reason, reopen it, and set
- * the days closed every week. Customers then see those times as "Closed"; bookings already made
- * are never cancelled by it, they are listed here for staff to call. Loaded when its tab is first
- * opened, and it imports nothing the public pages use (the times and weekdays come with the page),
- * so that it adds nothing to their bundles.
+ * The Schedule view (issues 10 and 20): close a whole date or a range of hours, for every van and
+ * bay, one kind or one of them, with a reason, reopen it, and set the days closed every week; manage
+ * the vans and bays, the working hours and the travel buffer. Customers then see those times as
+ * "Closed"; bookings already made are never cancelled by it, they are listed here for staff to
+ * call. Loaded when its tab is first opened, and it imports nothing the public pages use (the times
+ * and weekdays come with the page), so that it adds nothing to their bundles.
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { FieldError } from '#domain/messages.ts';
 import type { ScheduleShape, Weekday } from '#domain/schedule.ts';
 import { SelectField, TextField, errorFor } from '../Field.tsx';
-import { ApiError, staffApi, type BookingDto, type ClosureListItem } from '../../lib/staff-api.ts';
+import { ApiError, staffApi, type BookingDto, type ClosureDto, type ClosureListItem, type ResourceDto } from '../../lib/staff-api.ts';
 import { BookingLine } from './BookingLine.tsx';
+import { HoursPanel } from './HoursPanel.tsx';
+import { ResourcesPanel } from './ResourcesPanel.tsx';
 import { longDate } from './format.ts';
 import './ScheduleView.css';
 
 const capitalised = (day: string) => day[0]!.toUpperCase() + day.slice(1);
 
-const when = (date: string, time: string | null) => `${longDate(date)}, ${time ?? 'all day'}`;
+const range = (c: Pick<ClosureDto, 'from' | 'to'>) => (c.from === null ? 'all day' : `${c.from}–${c.to}`);
+const when = (c: Pick<ClosureDto, 'date' | 'from' | 'to'>) => `${longDate(c.date)}, ${range(c)}`;
+
+/** The scope select's value: '' for every van and bay, 'kind:onsite', 'kind:dropoff' or a resource's id. */
+const SCOPE_KINDS: Record<string, string> = { 'kind:onsite': 'All vans (on-site)', 'kind:dropoff': 'All bays (drop-off)' };
+
+function scopeOf(closure: Pick<ClosureDto, 'kind' | 'resourceId'>, resources: ResourceDto[] | null): string {
+  if (closure.resourceId) return resources?.find((r) => r.id === closure.resourceId)?.name ?? 'One van or bay';
+  if (closure.kind) return SCOPE_KINDS[`kind:${closure.kind}`]!;
+  return 'Every van and bay';
+}
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** What a change left in place: the bookings staff now need to contact. */
@@ -45,7 +58,8 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
   const [list, setList] = useState<{ from: string; to: string; data: ClosureListItem[] } | null>(null);
   const [today, setToday] = useState<string | undefined>(undefined);
   const [listError, setListError] = useState<string | null>(null);
-  const [draft, setDraft] = useState({ date: '', time: '', reason: '' });
+  const [draft, setDraft] = useState({ date: '', from: '', to: '', scope: '', reason: '' });
+  const [resources, setResources] = useState<ResourceDto[] | null>(null);
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [closeError, setCloseError] = useState<string | null>(null);
   const [closed, setClosed] = useState<{ text: string; affected: BookingDto[] | null } | null>(null);
@@ -75,6 +89,12 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
 
   useEffect(load, [load]);
 
+  const loadResources = useCallback(() => {
+    staffApi.resources().then((answer) => setResources(answer.data), (caught) => failed(caught, setListError));
+  }, [failed]);
+
+  useEffect(loadResources, [loadResources]);
+
   useEffect(() => {
     staffApi.weeklyClosedDays().then((answer) => setWeekly(answer.days), (caught) => failed(caught, () => setWeekly([])));
   }, [failed]);
@@ -86,9 +106,18 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
     setCloseError(null);
     setClosed(null);
     try {
-      const answer = await staffApi.close({ date: draft.date, time: draft.time || null, reason: draft.reason });
-      setClosed({ text: `Closed ${when(answer.date, answer.time)}.`, affected: answer.affectedBookings });
-      setDraft({ date: '', time: '', reason: '' });
+      const scope = draft.scope;
+      const answer = await staffApi.close({
+        date: draft.date,
+        from: draft.from || null,
+        to: draft.to || null,
+        kind: scope === 'kind:onsite' ? 'onsite' : scope === 'kind:dropoff' ? 'dropoff' : null,
+        resourceId: scope && !scope.startsWith('kind:') ? scope : null,
+        reason: draft.reason,
+      });
+      const scoped = answer.kind || answer.resourceId ? ` for ${scopeOf(answer, resources)}` : '';
+      setClosed({ text: `Closed ${when(answer)}${scoped}.`, affected: answer.affectedBookings });
+      setDraft({ date: '', from: '', to: '', scope: '', reason: '' });
       load();
     } catch (caught) {
       const fieldErrors = caught instanceof ApiError && Array.isArray(caught.body.errors) ? (caught.body.errors as FieldError[]) : [];
@@ -104,7 +133,7 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
     setClosed(null);
     try {
       await staffApi.reopen(closure.id);
-      setClosed({ text: `Reopened ${when(closure.date, closure.time)}.`, affected: null });
+      setClosed({ text: `Reopened ${when(closure)}.`, affected: null });
       load();
     } catch (caught) {
       failed(caught, setListError);
@@ -132,6 +161,7 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
 
   const toggleDay = (day: Weekday, on: boolean) => setWeekly((days) => shape.weekdays.filter((d) => (d === day ? on : (days ?? []).includes(d))));
   const error = (field: string) => errorFor(errors, field);
+  const closingTimes = [...shape.times.slice(1), '21:00'];
 
   return (
     <section className="schedule-view" aria-labelledby="schedule-title">
@@ -141,14 +171,28 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
       <div className="schedule-forms">
         <form className="card form" aria-labelledby="close-title" onSubmit={close} noValidate>
           <h3 id="close-title">Close a date or a time</h3>
-          <p className="field-hint">Customers see the time as “Closed” and cannot book it. Bookings already made are kept.</p>
+          <p className="field-hint">Customers see the time as “Closed” and cannot book a job that would run into it. Bookings already made are kept.</p>
           {closeError && (
             <p className="notice notice-error" role="alert">
               {closeError}
             </p>
           )}
           <TextField idPrefix="closure" name="date" label="Date" type="date" nativeRequired min={today} value={draft.date} error={error('date')} onChange={(date) => setDraft((d) => ({ ...d, date }))} />
-          <SelectField idPrefix="closure" name="time" label="Time" placeholder="The whole day" options={shape.times} value={draft.time} error={error('time')} onChange={(time) => setDraft((d) => ({ ...d, time }))} />
+          <div className="field-row">
+            <SelectField idPrefix="closure" name="from" label="From" placeholder="The whole day" options={shape.times} value={draft.from} error={error('from') ?? error('time')} onChange={(from) => setDraft((d) => ({ ...d, from, to: from && (!d.to || d.to <= from) ? closingTimes[shape.times.indexOf(from)]! : from ? d.to : '' }))} />
+            <SelectField idPrefix="closure" name="to" label="To" placeholder="—" options={closingTimes} isDisabled={(to) => Boolean(draft.from) && to <= draft.from} value={draft.to} error={error('to')} onChange={(to) => setDraft((d) => ({ ...d, to }))} />
+          </div>
+          <SelectField
+            idPrefix="closure"
+            name="scope"
+            label="Closed for"
+            placeholder="Every van and bay"
+            options={['kind:onsite', 'kind:dropoff', ...(resources ?? []).filter((r) => r.active).map((r) => r.id)]}
+            labelOf={(value) => SCOPE_KINDS[value] ?? resources?.find((r) => r.id === value)?.name ?? value}
+            value={draft.scope}
+            error={error('kind') ?? error('resourceId')}
+            onChange={(scope) => setDraft((d) => ({ ...d, scope }))}
+          />
           <TextField
             idPrefix="closure"
             name="reason"
@@ -223,9 +267,9 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
           <ul className="schedule-list closure-list">
             {list?.data.map((closure) => (
               <li key={closure.id}>
-                <span className="slot">{closure.time ?? 'All day'}</span>
+                <span className="slot">{closure.from === null ? 'All day' : `${closure.from}–${closure.to}`}</span>
                 <span>
-                  <strong>{longDate(closure.date)}</strong> · {closure.reason}
+                  <strong>{longDate(closure.date)}</strong> · {scopeOf(closure, resources)} · {closure.reason}
                   <br />
                   <small>
                     Closed by {closure.createdBy}
@@ -233,13 +277,25 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
                   </small>
                 </span>
                 <button type="button" className="button button-ghost button-small" disabled={busy} onClick={() => reopen(closure)}>
-                  Reopen<span className="visually-hidden"> {when(closure.date, closure.time)}</span>
+                  Reopen<span className="visually-hidden"> {when(closure)}, {scopeOf(closure, resources)}</span>
                 </button>
               </li>
             ))}
           </ul>
         )}
       </section>
+
+      <div className="schedule-forms">
+        <ResourcesPanel
+          resources={resources}
+          failed={failed}
+          onChanged={() => {
+            loadResources();
+            load();
+          }}
+        />
+        <HoursPanel weekdays={shape.weekdays} times={shape.times} failed={failed} />
+      </div>
     </section>
   );
 }

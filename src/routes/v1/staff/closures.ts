@@ -6,7 +6,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { CLOSURE_REASON_MAX } from '../../../domain/schedule.ts';
-import { CLOSURE_FROM_TIMES, hourAfter } from '../../../domain/closure-rules.ts';
+import { CLOSURE_FROM_TIMES, CLOSURE_MESSAGES, hourAfter } from '../../../domain/closure-rules.ts';
+import { validationFailed } from '../../../errors.ts';
 import { closeSlots, listClosures, reopenSlots } from '../../../services/schedule.service.ts';
 import { BookingSchema, ClosureSchema, ErrorSchema } from '#api/schemas.ts';
 import { IdParams, staffErrorResponses, toBookingDto, toClosureDto } from '../schemas.ts';
@@ -73,7 +74,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { date, time, from, to, kind, resourceId, reason } = request.body;
-      const range = typeof time === 'string' && CLOSURE_FROM_TIMES.includes(time) ? { from: time, to: hourAfter(time) } : { from: from ?? time ?? null, to: to ?? null };
+      // `time` (one hour, the name before ranges) is checked here: the rule itself knows from-to ranges.
+      if (typeof time === 'string' && (from != null || to != null)) {
+        throw validationFailed([{ field: 'time', message: 'Please give either one time or a from-to range, not both' }]);
+      }
+      if (typeof time === 'string' && !CLOSURE_FROM_TIMES.includes(time)) throw validationFailed([{ field: 'time', message: CLOSURE_MESSAGES.timeInvalid }]);
+      const range = typeof time === 'string' ? { from: time, to: hourAfter(time) } : { from: from ?? null, to: to ?? null };
       const { closure, affected } = await closeSlots(
         app.db,
         { date, ...range, kind: kind ?? null, resourceId: resourceId ?? null, reason },

@@ -4,6 +4,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { SESSION_SECURITY } from '../../../plugins/external/swagger.ts';
+import bookingMove from './booking-move.ts';
 import bookingServices from './booking-services.ts';
 import bookingStatus from './booking-status.ts';
 import booking from './booking.ts';
@@ -14,7 +15,10 @@ import closures from './closures.ts';
 import contactMessages from './contact-messages.ts';
 import emails from './emails.ts';
 import getAllBooking from './getall-booking.ts';
+import resources from './resources.ts';
+import schedule from './schedule.ts';
 import weeklyClosedDays from './weekly-closed-days.ts';
+import workingHours from './working-hours.ts';
 
 const staffRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRoute', (route) => {
@@ -33,9 +37,13 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(bookingsExport);
   await app.register(booking);
   await app.register(bookingStatus);
+  await app.register(bookingMove);
   await app.register(contactMessages);
   await app.register(closures);
   await app.register(weeklyClosedDays);
+  await app.register(resources);
+  await app.register(workingHours);
+  await app.register(schedule);
   await app.register(emails);
 };
 
