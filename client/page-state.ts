@@ -84,8 +84,10 @@ export interface ManageMove {
   maxDate: string;
   /** The date for people ('Saturday 5 December 2026'); null before a valid date is chosen. */
   dateText: string | null;
-  /** The date's slots as the wizard words them ('10:00 — Full'); null before a date is chosen. */
-  slots: { time: string; available: boolean; label: string }[] | null;
+  /** How long the booking's job takes, in minutes (a move keeps it). */
+  durationMinutes: number;
+  /** The date's start times as the wizard words them ('10:00 – 13:00 — Full'), with when the job would end; null before a date is chosen. */
+  slots: { time: string; end: string; available: boolean; label: string }[] | null;
   /** The slot chosen ('' before one is). */
   time: string;
   /** The chosen slot for people, on the confirmation. */

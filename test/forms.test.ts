@@ -2,6 +2,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import t from 'tap';
 import { buildTestApp, forEachBackend } from './helper.ts';
+import { weekdayOf } from '../src/domain/availability.ts';
 import { EMPTY_SCHEDULE_MESSAGES, inDays, originalClientPayload } from './support/payloads.ts';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -10,6 +11,11 @@ const form = (fields: Record<string, string>) => new URLSearchParams(fields).toS
 function dropOffFields(overrides: Record<string, string>): Record<string, string> {
   const { saveAddress: _unticked, ...fields } = originalClientPayload({ service: 'Quick Clean', serviceType: 'dropoff', houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '', ...overrides });
   return fields as Record<string, string>;
+}
+
+/** The first date at least `n` days ahead, Monday to Friday, when the drop-off bays work 08:00-18:00. */
+function weekday(n: number): string {
+  for (; ; n++) if (!['saturday', 'sunday'].includes(weekdayOf(inDays(n)))) return inDays(n);
 }
 
 const hydrationState = (html: string) => JSON.parse(/<script type="application\/json" id="__DATA__">([\s\S]*?)<\/script>/.exec(html)![1]!).state;
@@ -65,7 +71,8 @@ forEachBackend(t, async (t, backend) => {
   });
 
   t.test('booking: the last step books, redirects home and shows the confirmation', async (t) => {
-    const fields = dropOffFields({ selectedVehicleType: 'suv', vehicleType: 'suv', date: inDays(5), time: '08:00' });
+    const date = weekday(5);
+    const fields = dropOffFields({ selectedVehicleType: 'suv', vehicleType: 'suv', date, time: '08:00' });
     const details = await post('/booking', { ...fields, step: '3', action: 'next', name: '', email: 'x', phone: '12' });
     t.equal(details.statusCode, 400);
     t.same(hydrationState(details.body).errors.map((e: { field: string }) => e.field), ['name', 'email', 'phone']);
@@ -75,15 +82,20 @@ forEachBackend(t, async (t, backend) => {
     const done = await post('/booking', { ...fields, step: '3', action: 'next' });
     t.equal(done.statusCode, 303);
     const [stored] = await bookings();
-    t.match(stored, { service: 'Quick Clean', vehicle_type: 'suv', service_type: 'dropoff', date: inDays(5), time: '08:00', name: 'Mere Ngata', save_address: false });
+    t.match(stored, { service: 'Quick Clean', vehicle_type: 'suv', service_type: 'dropoff', date, time: '08:00', name: 'Mere Ngata', save_address: false });
+    t.ok(stored!.resource_id, 'on the one bay (capacity 1), from 08:00…');
+    t.equal(new Date(stored!.ends_at).getTime() - new Date(stored!.starts_at).getTime(), 90 * 60_000, '…for the 90 minutes an SUV takes');
     t.equal(done.headers.location, `/?booking=received&ref=${stored!.reference}`, 'the redirect names the booking by its reference');
     const home = await app.inject(done.headers.location as string);
     t.match(home.body, new RegExp(`role="status"[^>]*>.*Thank you! Your booking has been received. Your booking reference is ${stored!.reference}.`));
     t.equal(home.headers['cache-control'], 'no-store', 'rendered for this request, not cached per reference');
 
     const full = await post('/booking', { ...fields, step: '3', action: 'next', name: 'Someone Else' });
-    t.equal(full.statusCode, 409, 'the slot is full (capacity 1)');
+    t.equal(full.statusCode, 409, 'the one bay is taken (capacity 1)');
     t.match(hydrationState(full.body), { step: 2, formError: /fully booked/, errors: [{ field: 'time' }] });
+    t.match(full.body, /<option value="08:00" selected="">08:00 – 09:30 — Full<\/option>/, 'step 2 shows the time full, with its end');
+    t.match(full.body, /<option value="09:00">09:00 – 10:30 — Full<\/option>/, 'and the next hour too: the job runs to 09:30');
+    t.match(full.body, /<option value="10:00">10:00 – 11:30<\/option>/);
     t.equal((await bookings()).length, 1);
   });
 
@@ -97,7 +109,7 @@ forEachBackend(t, async (t, backend) => {
   });
 
   t.test('booking: step 3 carries its own submission token; the form posted twice makes one booking and the same redirect', async (t) => {
-    const fields = dropOffFields({ selectedVehicleType: 'sm', vehicleType: 'sm', date: inDays(11), time: '10:00', name: 'Double Poster' });
+    const fields = dropOffFields({ selectedVehicleType: 'sm', vehicleType: 'sm', date: weekday(11), time: '10:00', name: 'Double Poster' });
     t.equal(hydrationState((await app.inject('/booking')).body).submission, null, 'the cached first step has no token');
     const step3 = await post('/booking', { ...fields, step: '2', action: 'next' });
     t.equal(step3.headers['cache-control'], 'no-store');

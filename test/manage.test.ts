@@ -1,11 +1,14 @@
 /**
  * The customer's manage page (issue 11): /booking/manage/{token} shows the booking, and cancels or
  * moves it only through a confirmed POST, before the cutoff, as a compare-and-set with staff changes.
+ * A move offers the times the booking's own job fits (issue 20): with BOOKING_SLOT_CAPACITY=1 there
+ * is one van and one bay, and a job holds its van for its whole duration plus 30 minutes' travel.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import t from 'tap';
-import { slotStartsAt } from '../src/domain/booking-dates.ts';
+import { weekdayOf } from '../src/domain/availability.ts';
+import { aucklandInstant, slotStartsAt } from '../src/domain/booking-dates.ts';
 import { MANAGE_MESSAGES } from '../src/domain/manage-rules.ts';
 import { MESSAGES } from '../src/domain/messages.ts';
 import { manageLinkFor } from '../src/services/manage-link.ts';
@@ -24,11 +27,14 @@ forEachBackend(t, async (t, backend) => {
   });
   const staff = await login(app);
 
-  let slot = 0;
-  /** A booking made through the API, each at a slot of its own unless told, and its manage path. */
+  let day = 0;
+  /**
+   * A booking made through the API (a Deluxe Clean of a medium car, on-site: 3½ hours), each on a
+   * date of its own at 10:00 unless told, and its manage path.
+   */
   async function book(overrides: Record<string, unknown> = {}): Promise<{ id: string; path: string; token: string }> {
-    const at = { date: inDays(5 + Math.floor(slot / 14)), time: `${String(7 + (slot % 14)).padStart(2, '0')}:00` };
-    slot += 1;
+    const at = { date: inDays(40 + day), time: '10:00' };
+    day += 1;
     const res = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ ...at, ...overrides }) });
     if (res.statusCode !== 201) throw new Error(`booking failed: ${res.body}`);
     const { id } = res.json();
@@ -89,7 +95,9 @@ forEachBackend(t, async (t, backend) => {
   });
 
   t.test('drop-off bookings show the service centre', async (t) => {
-    const { path } = await book({ serviceType: 'dropoff', houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '' });
+    let n = 30;
+    while (weekdayOf(inDays(n)) === 'sunday') n += 1;
+    const { path } = await book({ date: inDays(n), serviceType: 'dropoff', houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '' });
     const state = hydrationState((await app.inject(path)).body);
     t.same(state.booking.where, { kind: 'dropoff', lines: ['300 Mount Wellington Highway', 'Mount Wellington, Auckland 1060'] });
   });
@@ -140,56 +148,94 @@ forEachBackend(t, async (t, backend) => {
     t.match(move.body, MANAGE_MESSAGES.locked.cancelled);
   });
 
-  t.test('move: the date’s slots, a confirmation, then the change, in the history staff read', async (t) => {
+  t.test('move: the times the booking’s own job fits, with their ends, a confirmation, then the change, in the history staff read', async (t) => {
     const { id, path } = await book({ date: inDays(10), time: '08:00' });
-    await book({ date: inDays(11), time: '10:00' });
+    await book({ date: inDays(11), time: '10:00' }); // holds the one van from 10:00 to 14:00 (13:30 + travel)
     const slots = await app.inject(`${path}/move?date=${inDays(11)}`);
     t.equal(slots.statusCode, 200);
-    t.match(slots.body, /<input type="radio" id="move-time-1000" disabled=""/, 'a full slot cannot be chosen');
-    t.match(slots.body, /10:00 — Full/, 'and says why');
-    t.match(slots.body, /<input type="radio" id="move-time-1100" required=""/);
+    t.same(
+      hydrationState(slots.body).move.slots.map((slot: { label: string; available: boolean }) => `${slot.label}${slot.available ? '' : ' (disabled)'}`),
+      [
+        '07:00 – 10:30 — Full (disabled)',
+        '08:00 – 11:30 — Full (disabled)',
+        '09:00 – 12:30 — Full (disabled)',
+        '10:00 – 13:30 — Full (disabled)',
+        '11:00 – 14:30 — Full (disabled)',
+        '12:00 – 15:30 — Full (disabled)',
+        '13:00 – 16:30 — Full (disabled)',
+        '14:00 – 17:30',
+        '15:00 – 18:30',
+        '16:00 – 19:30',
+        '17:00 – 20:30',
+        '18:00 – 21:30 — Ends after closing (disabled)',
+        '19:00 – 22:30 — Ends after closing (disabled)',
+        '20:00 – 23:30 — Ends after closing (disabled)',
+      ],
+      'every start of the 3½-hour job: those overlapping the van’s other job are full, those ending after 21:00 too late',
+    );
+    t.match(slots.body, /<input type="radio" id="move-time-1000" disabled=""/, 'a full time cannot be chosen');
+    t.match(slots.body, /<label for="move-time-1000">10:00 – 13:30 — Full<\/label>/, 'and says why, with its end');
+    t.match(slots.body, /<input type="radio" id="move-time-1900" disabled=""/);
+    t.match(slots.body, /<label for="move-time-1900">19:00 – 22:30 — Ends after closing<\/label>/);
+    t.match(slots.body, /<input type="radio" id="move-time-1400" required=""/);
+    t.match(slots.body, /<label for="move-time-1400">14:00 – 17:30<\/label>/);
+    t.match(slots.body, /Your booking takes about 3½ hours: each time shows when it would end\./);
 
     const own = await app.inject(`${path}/move?date=${inDays(10)}`);
-    t.match(own.body, /08:00 — your booking/);
+    t.match(own.body, /08:00 – 11:30 — your booking/);
+    t.match(own.body, /<input type="radio" id="move-time-0900" required=""/, 'its own place never counts against it: an hour later fits on the same van');
     const bad = await app.inject(`${path}/move?date=2020-01-01`);
     t.equal(bad.statusCode, 400);
     t.match(bad.body, MESSAGES.datePast);
 
-    const asked = await post(`${path}/move`, { version: '1', date: inDays(11), time: '11:00' });
+    const overlapping = await post(`${path}/move`, { version: '1', date: inDays(11), time: '11:00' });
+    t.equal(overlapping.statusCode, 409, 'a time whose job would overlap the other one is refused at once');
+    t.match(overlapping.body, MESSAGES.slotFull);
+    t.match(hydrationState(overlapping.body), { view: 'move', move: { time: '11:00', errors: [{ field: 'time', message: MESSAGES.slotFull }] } });
+    const late = await post(`${path}/move`, { version: '1', date: inDays(11), time: '19:00' });
+    t.equal(late.statusCode, 409);
+    t.match(late.body, MESSAGES.slotEndsAfterClosing);
+
+    const asked = await post(`${path}/move`, { version: '1', date: inDays(11), time: '14:00' });
     t.equal(asked.statusCode, 200);
     const state = hydrationState(asked.body);
     t.equal(state.view, 'confirm-move');
     t.match(asked.body, /Yes, move my booking/);
     t.equal((await row(id)).date, inDays(10), 'asking changes nothing');
 
-    const done = await post(`${path}/move`, { version: '1', date: inDays(11), time: '11:00', confirm: 'yes' });
+    const done = await post(`${path}/move`, { version: '1', date: inDays(11), time: '14:00', confirm: 'yes' });
     t.equal(done.statusCode, 303);
     t.equal(done.headers.location, `${path}?done=moved`);
     const moved = await row(id);
-    t.match(moved, { date: inDays(11), time: '11:00', status: 'pending', version: 2 });
-    t.match(await history(id), [{ from_status: 'pending', to_status: 'pending', changed_by: 'Customer', from_date: inDays(10), from_time: '08:00', to_date: inDays(11), to_time: '11:00' }]);
+    t.match(moved, { date: inDays(11), time: '14:00', status: 'pending', version: 2 });
+    t.equal(new Date(moved.starts_at).getTime(), aucklandInstant(inDays(11), '14:00'), 'it holds the van from its new start…');
+    t.equal(new Date(moved.ends_at).getTime(), aucklandInstant(inDays(11), '17:30'), '…for the same 3½ hours');
+    t.ok(moved.resource_id, 'on a van');
+    t.match(await history(id), [{ from_status: 'pending', to_status: 'pending', changed_by: 'Customer', from_date: inDays(10), from_time: '08:00', to_date: inDays(11), to_time: '14:00' }]);
     t.match((await app.inject(done.headers.location as string)).body, MANAGE_MESSAGES.moved);
 
     const details = await app.inject({ url: `/v1/bookings/${id}`, headers: { cookie: staff } });
-    t.match(details.json().history, [{ by: 'Customer', from: 'pending', to: 'pending', move: { from: { date: inDays(10), time: '08:00' }, to: { date: inDays(11), time: '11:00' } } }]);
+    t.match(details.json().history, [{ by: 'Customer', from: 'pending', to: 'pending', move: { from: { date: inDays(10), time: '08:00' }, to: { date: inDays(11), time: '14:00' } } }]);
     const statusChange = await staffStatus(id, 'confirmed', 2);
     t.equal(statusChange.statusCode, 200);
-    t.match(statusChange.json().history, [{ move: { to: { time: '11:00' } } }, { by: 'Staff', to: 'confirmed', move: null }]);
+    t.match(statusChange.json().history, [{ move: { to: { time: '14:00' } } }, { by: 'Staff', to: 'confirmed', move: null }]);
 
-    const same = await post(`${path}/move`, { version: '3', date: inDays(11), time: '11:00' });
+    const same = await post(`${path}/move`, { version: '3', date: inDays(11), time: '14:00' });
     t.equal(same.statusCode, 400);
     t.match(same.body, MANAGE_MESSAGES.sameSlot);
   });
 
-  t.test('move: a slot taken meanwhile is refused, and nothing changes', async (t) => {
+  t.test('move: a time taken meanwhile is refused, and nothing changes', async (t) => {
     const { id, path } = await book({ date: inDays(12), time: '08:00' });
     const asked = await post(`${path}/move`, { version: '1', date: inDays(12), time: '15:00' });
     t.equal(hydrationState(asked.body).view, 'confirm-move');
-    await book({ date: inDays(12), time: '15:00' });
+    await book({ date: inDays(12), time: '14:00' }); // the van from 14:00 to 18:00: into 15:00-18:30
     const res = await post(`${path}/move`, { version: '1', date: inDays(12), time: '15:00', confirm: 'yes' });
     t.equal(res.statusCode, 409);
     t.match(res.body, MESSAGES.slotFull);
-    t.equal(hydrationState(res.body).view, 'move', 'the times are shown again');
+    const shown = hydrationState(res.body);
+    t.equal(shown.view, 'move', 'the times are shown again');
+    t.match(shown.move.slots.find((slot: { time: string }) => slot.time === '15:00'), { available: false, label: '15:00 – 18:30 — Full' }, 'refreshed');
     t.match(await row(id), { date: inDays(12), time: '08:00', version: 1 });
     t.same(await history(id), []);
 

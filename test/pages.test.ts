@@ -89,6 +89,24 @@ t.test('pages', async (t) => {
     }
   });
 
+  t.test('durations from the catalogue: on each pricing card for every size, and beside every size of wizard step 1', async (t) => {
+    const pricing = (await app.inject('/pricing')).body;
+    const card = (id: string) => pricing.slice(pricing.indexOf(`id="package-${id}"`), pricing.indexOf('Book Now', pricing.indexOf(`id="package-${id}"`)));
+    const durations = (html: string) => [...html.matchAll(/class="price price-(sm|mid|suv)"[\s\S]*?Takes ([^<]*)</g)].map((m) => `${m[1]}: ${m[2]}`);
+    t.same(durations(card('deluxe-clean')), ['sm: about 3 hours', 'mid: about 3½ hours', 'suv: about 4 hours'], 'Deluxe Clean: 180, 210, 240 minutes');
+    t.same(durations(card('quick-clean')), ['sm: about 1 hour', 'mid: about 1¼ hours', 'suv: about 1½ hours']);
+    t.same(durations(card('ultimate-clean')), ['sm: about 4 hours', 'mid: about 5 hours', 'suv: about 6 hours']);
+    t.same(durations(card('ceramic-coating')), ['sm', 'mid', 'suv'].map((size) => `${size}: about 6 hours (1 year), about 8 hours (3 years)`));
+    t.equal(durations(pricing).length, 21, 'every card, every size (CSS shows the chosen one)');
+
+    const booking = (await app.inject('/booking?package=deluxe-clean')).body;
+    const option = (id: string) => booking.slice(booking.indexOf(`id="service-${id}"`), booking.indexOf('Service Includes', booking.indexOf(`id="service-${id}"`)));
+    const notes = (html: string) => [...html.matchAll(/class="choice-note">([^<]*)</g)].map((m) => m[1]);
+    t.same(notes(option('deluxe-clean')), ['about 3 hours', 'about 3½ hours', 'about 4 hours'], 'step 1: each size with its duration');
+    t.same(notes(option('ceramic-coating')), ['about 6 hours', 'about 8 hours', 'about 6 hours', 'about 6 hours', 'about 6 hours'], 'each coating term, then each body style for the chosen (1 year) term');
+    t.same(notes(option('window-tinting')), ['about 2 hours', 'about 2½ hours', 'about 3 hours']);
+  });
+
   t.test('the routes the original linked to but never built are real pages', async (t) => {
     for (const id of [...PACKAGES.map((p) => p.id), ...SERVICE_DETAILS.map((d) => d.id)]) {
       const res = await app.inject(`/services/${id}`);

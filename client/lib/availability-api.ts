@@ -1,9 +1,49 @@
-/** The booking wizard's availability call, a module of its own so only the wizard's later steps load it. */
-import type { DayAvailability } from '#domain/availability.ts';
+/** The booking wizard's availability calls, a module of its own so only the wizard's later steps load it. */
+import type { DayAvailability, DaySummary } from '#domain/availability.ts';
 
-/** A date's slots as they stand (GET /v1/availability). */
-export async function getAvailability(date: string): Promise<DayAvailability> {
-  const response = await fetch(`/v1/availability?date=${encodeURIComponent(date)}`, { headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`availability: ${response.status}`);
+/** The job the times are asked for: the wizard's choices (empty ones are left out). */
+export interface JobChoice {
+  service: string;
+  vehicleType: string;
+  coatingType: string;
+  serviceType: string;
+}
+
+/** The query string naming a job, in a fixed order (also the key the wizard compares answers by). */
+export function jobParams(job: JobChoice): string {
+  return (['service', 'vehicleType', 'coatingType', 'serviceType'] as const)
+    .filter((key) => job[key] !== '')
+    .map((key) => `${key}=${encodeURIComponent(job[key])}`)
+    .join('&');
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
   return response.json();
+}
+
+/** A date's start times for the job, as they stand (GET /v1/availability). */
+export function getAvailability(date: string, job: JobChoice): Promise<DayAvailability> {
+  return getJson(`/v1/availability?date=${encodeURIComponent(date)}&${jobParams(job)}`);
+}
+
+/** Each date's number of starts at which the job fits, from `from` to `to` (GET /v1/availability/days, at most 62 days). */
+export async function getAvailableDays(from: string, to: string, job: JobChoice): Promise<DaySummary[]> {
+  return (await getJson<{ days: DaySummary[] }>(`/v1/availability/days?from=${from}&to=${to}&${jobParams(job)}`)).days;
+}
+
+/** The calendar date `days` after a YYYY-MM-DD date (no time of day, so no time zone). */
+export function addDays(date: string, days: number): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A date for a short list: 'Thu 26 Nov'. */
+export function shortDate(date: string): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return `${WEEKDAYS[new Date(Date.UTC(year, month - 1, day)).getUTCDay()]} ${day} ${MONTHS[month - 1]}`;
 }

@@ -11,7 +11,6 @@ import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 're
 import {
   ADDRESS_FIELDS,
   completeServiceChoice,
-  stepOfField,
   validateDetailsStep,
   validateScheduleStep,
   validateServiceStep,
@@ -27,8 +26,7 @@ import { ServiceStep } from '../components/booking/ServiceStep.tsx';
 import { WizardProgress } from '../components/booking/WizardProgress.tsx';
 import { ID } from '../components/booking/types.ts';
 import { useQuote } from '../components/booking/use-quote.ts';
-import { readSavedAddress } from '../components/booking/saved-address.ts';
-import { setFlash, showToast } from '../lib/toast.ts';
+import { showToast } from '../lib/toast.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import type { PageProps } from '../page-props.ts';
 import type { BookingState, WizardStep } from '../page-state.ts';
@@ -98,12 +96,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
     // A package passed as navigation state (the original pricing page's way) preselects it too.
     const passed: unknown = window.history.state?.package;
     const pkg = typeof passed === 'string' ? PACKAGES.find((p) => p.name === passed || p.id === passed) : undefined;
-    const saved = readSavedAddress();
-    setValues((current) => ({
-      ...current,
-      ...(pkg && !current.service ? completeServiceChoice({ ...current, service: pkg.name }) : {}),
-      ...(saved && ADDRESS_FIELDS.every((field) => current[field] === '') ? { ...saved, saveAddress: true } : {}),
-    }));
+    if (pkg) setValues((current) => (current.service ? current : completeServiceChoice({ ...current, service: pkg.name })));
   }, []);
 
 
@@ -135,22 +128,16 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
     setLoading(true);
     try {
       send.current ??= (await loadLaterSteps()).bookingSender();
-      const answer = await send.current(values);
-      if (answer.status === 201) {
-        setFlash('success', answer.message ?? MESSAGES.bookingCreated);
-        window.location.assign('/');
-        return;
-      }
-      const message = answer.message ?? MESSAGES.somethingWentWrong;
-      const target = answer.errors[0] ? stepOfField(answer.errors[0].field) : step;
-      setStep(target);
-      setErrors(answer.errors);
-      setFormError(answer.errors.length === 0 || answer.status === 409 ? message : null);
-      void showToast('error', message);
     } catch {
       setFormError(MESSAGES.networkError);
       void showToast('error', MESSAGES.networkError);
+      setLoading(false);
+      return;
     }
+    const refusal = await send.current(values);
+    setStep(refusal.step);
+    setErrors(refusal.errors);
+    setFormError(refusal.formError);
     setLoading(false);
   };
 

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { telHref } from '#domain/business.ts';
+import { durationText } from '#domain/catalogue.ts';
 import { cutoffExplanation, MANAGE_MESSAGES } from '#domain/manage-rules.ts';
 import { discountLabel, formatNzd } from '#domain/pricing.ts';
 import { errorFor } from '../components/field-errors.ts';
@@ -59,7 +60,7 @@ function SlotChoice({ slot, current, checked }: { slot: NonNullable<ManageMove['
   return (
     <li>
       <input type="radio" id={id} name="time" value={slot.time} defaultChecked={checked} disabled={current || !slot.available} required />
-      <label htmlFor={id}>{current ? `${slot.time} — your booking` : slot.label}</label>
+      <label htmlFor={id}>{current ? `${slot.time} – ${slot.end} — your booking` : slot.label}</label>
     </li>
   );
 }
@@ -101,6 +102,7 @@ function MoveChooser({ base, booking, move }: { base: string; booking: ManagedBo
           <input type="hidden" name="date" value={move.date} />
           <fieldset className="manage-slots" aria-describedby={timeError ? 'move-time-error' : undefined}>
             <legend>{`Times on ${move.dateText ?? move.date}`}</legend>
+            <p className="field-hint">{`Your booking takes ${durationText(move.durationMinutes)}: each time shows when it would end.`}</p>
             <ul>
               {move.slots.map((slot) => (
                 <SlotChoice key={slot.time} slot={slot} current={move.date === booking.date && slot.time === booking.time} checked={slot.time === move.time && slot.available} />

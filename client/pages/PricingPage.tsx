@@ -14,6 +14,7 @@ import {
   PACKAGES,
   PRICING_VEHICLE_LABELS,
   VEHICLE_TYPES,
+  durationText,
   type ServicePackage,
 } from '#domain/catalogue.ts';
 import { FAQ } from '#domain/content.ts';
@@ -32,20 +33,27 @@ function iconFor(pkg: ServicePackage): IconName {
   return 'car';
 }
 
+/** The price and how long the job takes for each vehicle size; CSS shows those of the size chosen above. */
 function HeadlinePrice({ pkg }: { pkg: ServicePackage }) {
   return (
     <div className="headline-price">
       {VEHICLE_TYPES.map((size) =>
-        pkg.coatingPrices ? (
+        pkg.coatingPrices && pkg.coatingDurations ? (
           <p key={size} className={`price price-${size}`}>
             <span className="amount">${pkg.coatingPrices.coat1[size]}</span> <span className="unit">{COATING_PRICING_LABELS.coat1}</span>
             <span className="secondary-price">
               ${pkg.coatingPrices.coat2[size]} {COATING_PRICING_LABELS.coat2}
             </span>
+            <span className="duration">
+              <Icon name="clock" size={16} /> {`Takes ${durationText(pkg.coatingDurations.coat1[size])} (1 year), ${durationText(pkg.coatingDurations.coat2[size])} (3 years)`}
+            </span>
           </p>
         ) : (
           <p key={size} className={`price price-${size}`}>
             <span className="amount">${pkg.prices[size]}</span> <span className="unit">per service</span>
+            <span className="duration">
+              <Icon name="clock" size={16} /> {`Takes ${durationText(pkg.durations[size])}`}
+            </span>
           </p>
         ),
       )}

@@ -9,7 +9,7 @@ import { MESSAGES, type FieldError } from './messages.ts';
 import { WEEKDAYS, type Weekday } from './schedule.ts';
 import type { UnavailableReason } from './scheduling.ts';
 
-export { UNAVAILABLE_REASONS, type UnavailableReason } from './scheduling.ts';
+export type { UnavailableReason } from './scheduling.ts';
 
 /** The weekday of a calendar date (YYYY-MM-DD). A date has no time of day, so no time zone either. */
 export function weekdayOf(date: string): Weekday {

@@ -42,14 +42,28 @@ export function slotStartsAt(day: string, time: string): string {
 }
 
 /**
+ * aucklandInstant's answers, kept: it depends on nothing but its arguments, each costs a time-zone
+ * computation (about 10 µs), and one 62-day availability summary asks about 900 of them. A year of
+ * dates at every hour is about 9,000; the map is emptied when it holds more than this.
+ */
+const INSTANTS_KEPT = 20_000;
+const instants = new Map<string, number>();
+
+/**
  * The instant (milliseconds) of a wall-clock time on a date in Auckland; '24:00' is the next
  * day's midnight. On the day daylight saving starts, a time in the skipped hour does not exist and
  * resolves as PostgreSQL resolves it, an hour later.
  */
 export function aucklandInstant(day: string, time: string): number {
+  const key = `${day}T${time}`;
+  const known = instants.get(key);
+  if (known !== undefined) return known;
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   const [hours, minutes] = time.split(':').map(Number) as [number, number];
-  return new TZDate(year, month - 1, date, hours, minutes, BUSINESS_TIME_ZONE).getTime();
+  const instant = new TZDate(year, month - 1, date, hours, minutes, BUSINESS_TIME_ZONE).getTime();
+  if (instants.size >= INSTANTS_KEPT) instants.clear();
+  instants.set(key, instant);
+  return instant;
 }
 
 /** The wall-clock time (HH:mm) of an instant in Auckland. */

@@ -119,13 +119,24 @@ function daySpan(from: string, to: string): [number, number] {
   return [aucklandInstant(from, '00:00'), aucklandInstant(addDaysToDay(to, 1), '00:00') + SPILL_MS];
 }
 
-/** How a start fits for the job asked, over every kind it may take. */
-function fitAt(facts: ScheduleFacts, date: string, time: string, job: JobQuery): { fit: Fit; start: number } {
-  const start = aucklandInstant(date, time);
-  const fits = job.kinds.map((kind) =>
-    fitJob({ start, durationMs: job.durationMinutes * MINUTE, bufferMs: bufferMinutesFor(kind, facts) * MINUTE }, kindDay(facts, kind, date)),
-  );
-  return { fit: fits.length === 1 ? fits[0]! : combineFits(fits), start };
+/** One date's facts out of a range's: only the jobs and closures of that date's span, so its lanes stay short. */
+function factsOfDay(facts: ScheduleFacts, date: string): ScheduleFacts {
+  const [from, to] = daySpan(date, date);
+  return {
+    ...facts,
+    busy: facts.busy.filter(([, start, end]) => start < to && end > from),
+    closures: facts.closures.filter((c) => Number(c.start) < to && Number(c.end) > from),
+  };
+}
+
+/** How each start of a date fits for the job asked, over every kind it may take: each kind's day is built once, not once per start. */
+function fitsOn(facts: ScheduleFacts, date: string, job: JobQuery): { time: string; fit: Fit; start: number }[] {
+  const kinds = job.kinds.map((kind) => ({ day: kindDay(facts, kind, date), bufferMs: bufferMinutesFor(kind, facts) * MINUTE }));
+  return TIME_SLOTS.map((time) => {
+    const start = aucklandInstant(date, time);
+    const fits = kinds.map((k) => fitJob({ start, durationMs: job.durationMinutes * MINUTE, bufferMs: k.bufferMs }, k.day));
+    return { time, fit: fits.length === 1 ? fits[0]! : combineFits(fits), start };
+  });
 }
 
 function slotOf(date: string, time: string, start: number, job: JobQuery, fit: Pick<Fit, 'reason'> & { free: readonly unknown[] }): SlotAvailability {
@@ -151,11 +162,9 @@ export async function availabilityOn(
   const window = bookingWindow(now);
   const bookable = date >= window.min && date <= window.max;
   const facts = bookable ? await scheduleFacts(db, ...daySpan(date, date), job.bookingId) : undefined;
-  const slots = TIME_SLOTS.map((time) => {
-    if (!facts) return slotOf(date, time, aucklandInstant(date, time), job, { free: [], reason: 'outside-window' });
-    const { fit, start } = fitAt(facts, date, time, job);
-    return slotOf(date, time, start, job, fit);
-  });
+  const slots = facts
+    ? fitsOn(facts, date, job).map(({ time, fit, start }) => slotOf(date, time, start, job, fit))
+    : TIME_SLOTS.map((time) => slotOf(date, time, aucklandInstant(date, time), job, { free: [], reason: 'outside-window' }));
   return { date, durationMinutes: job.durationMinutes, slots };
 }
 
@@ -172,7 +181,7 @@ export async function availabilitySummary(db: Kysely<Database>, from: string, to
   const facts = inWindow.length > 0 ? await scheduleFacts(db, ...daySpan(inWindow[0]!, inWindow.at(-1)!), job.bookingId) : undefined;
   return dates.map((date) => ({
     date,
-    availableStarts: facts && date >= window.min && date <= window.max ? TIME_SLOTS.filter((time) => fitAt(facts, date, time, job).fit.reason === null).length : 0,
+    availableStarts: facts && date >= window.min && date <= window.max ? fitsOn(factsOfDay(facts, date), date, job).filter((s) => s.fit.reason === null).length : 0,
   }));
 }
 

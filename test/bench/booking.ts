@@ -10,7 +10,7 @@
  * - The server's RSS at the end of each run (target ≤ 150 MB).
  * Prints a markdown table.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { bookingRow, inDays, originalClientPayload } from '../support/payloads.ts';
 import { TIME_SLOTS } from '../../src/domain/schedule.ts';
-import { rssMb, startBuiltServer, stop } from './processes.ts';
+import { rssMb, serverDatabase, startBuiltServer, stop } from './processes.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
@@ -36,28 +36,6 @@ function slotOf(i: number) {
     date: inDays(2 + (i % DAYS)),
     time: STARTS[Math.floor(i / DAYS) % STARTS.length]!,
     email: `bench.${i}@example.com`,
-  };
-}
-
-async function serverDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, drop: async () => {} };
-  const server = process.env.TEST_DATABASE_URL;
-  if (!server) return undefined;
-  const name = `bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: server });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
   };
 }
 

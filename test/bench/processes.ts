@@ -4,8 +4,10 @@
  * a process, a heap or an event loop with the load generator or with the other.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import { ROOT_DIR, SERVER_ENTRY, SERVER_NODE_FLAGS } from '../../src/paths.ts';
 import { freePort } from '../support/server-process.ts';
 
@@ -76,4 +78,30 @@ export async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.on('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * The PostgreSQL database a benchmark may fill: BENCH_DATABASE_URL as it is, else a fresh one on
+ * TEST_DATABASE_URL's server, dropped afterwards; undefined when neither is set.
+ */
+export async function serverDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, drop: async () => {} };
+  const server = process.env.TEST_DATABASE_URL;
+  if (!server) return undefined;
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: server });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
 }

@@ -17,7 +17,7 @@ t.test('the manage page in Chromium', async (t) => {
       const day = javaScript ? 8 : 9;
       const created = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ date: inDays(day), time: '09:00' }) });
       const { id } = created.json();
-      // Another customer holds 10:00 on the day the booking moves to.
+      // Another customer's Deluxe Clean holds the one van from 10:00 to 14:00 (13:30 and travel) on the day the booking moves to.
       await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ date: inDays(day + 2), time: '10:00', email: 'other@example.com' }) });
       const link = (await manageLinkFor(app.db, id, baseUrl(app)))!;
 
@@ -41,9 +41,12 @@ t.test('the manage page in Chromium', async (t) => {
       await page.getByRole('button', { name: 'Show times' }).click();
       await page.getByRole('group', { name: `Times on ${format(parseISO(inDays(day + 2)), 'EEEE d MMMM yyyy')}` }).waitFor();
       await ready();
-      t.ok(await page.getByLabel('10:00 — Full').isDisabled(), 'a full time cannot be chosen');
+      t.ok(await page.getByLabel('10:00 – 13:30 — Full').isDisabled(), 'a full time cannot be chosen, and says when the job would end');
+      t.ok(await page.getByLabel('13:00 – 16:30 — Full').isDisabled(), 'nor one whose job would run into the other');
+      t.ok(await page.getByLabel('18:00 – 21:30 — Ends after closing').isDisabled(), 'nor one ending after closing');
+      t.ok(await page.getByText('Your booking takes about 3½ hours: each time shows when it would end.').isVisible());
       await noAxeViolations('the times');
-      await page.getByLabel('11:00', { exact: true }).check();
+      await page.getByLabel('14:00 – 17:30', { exact: true }).check();
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('button', { name: 'Yes, move my booking' }).waitFor();
       await ready();
@@ -52,8 +55,8 @@ t.test('the manage page in Chromium', async (t) => {
       await page.getByRole('button', { name: 'Yes, move my booking' }).click();
       await page.getByText(MANAGE_MESSAGES.moved).waitFor();
       await ready();
-      t.match(await row(id), { date: inDays(day + 2), time: '11:00', version: 2 });
-      t.match(await page.locator('.manage-facts').innerText(), /11:00 am/);
+      t.match(await row(id), { date: inDays(day + 2), time: '14:00', version: 2 });
+      t.match(await page.locator('.manage-facts').innerText(), /2:00 pm/);
 
       await page.getByRole('link', { name: 'Cancel booking' }).click();
       await page.getByRole('button', { name: 'Yes, cancel my booking' }).waitFor();
@@ -78,13 +81,13 @@ t.test('the manage page in Chromium', async (t) => {
     const { page, problems } = await openPage(browser, 1280);
     await signIn(page, baseUrl(app));
     await page.locator('.booking-card').first().waitFor();
-    const moved = await app.db.selectFrom('bookings').select('id').where('date', '=', inDays(10)).where('time', '=', '11:00').executeTakeFirstOrThrow();
+    const moved = await app.db.selectFrom('bookings').select('id').where('date', '=', inDays(10)).where('time', '=', '14:00').executeTakeFirstOrThrow();
     const card = page.locator('.booking-card').filter({ hasText: (await row(moved.id)).reference });
     await card.getByRole('button', { name: /View Details/ }).click();
     const modal = page.getByRole('dialog', { name: 'Booking Details' });
     await modal.locator('.history li').nth(1).waitFor();
     const lines = await modal.locator('.history li').allInnerTexts();
-    t.match(lines[0], new RegExp(`Moved by Customer from [A-Z][a-z]+ \\d{2}, \\d{4} 09:00 to [A-Z][a-z]+ \\d{2}, \\d{4} 11:00$`));
+    t.match(lines[0], new RegExp(`Moved by Customer from [A-Z][a-z]+ \\d{2}, \\d{4} 09:00 to [A-Z][a-z]+ \\d{2}, \\d{4} 14:00$`));
     t.match(lines[1], /Customer changed pending → cancelled$/);
     t.same(await axeViolations(page), [], 'no axe violation with the customer’s changes listed');
     t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });

@@ -4,7 +4,13 @@ import type { Page } from 'playwright-core';
 import { baseUrl, buildTestApp } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
 import { EMPTY_SCHEDULE_MESSAGES, inDays } from '../support/payloads.ts';
-import { bookingReceived } from '../../src/domain/messages.ts';
+import { weekdayOf } from '../../src/domain/availability.ts';
+import { MESSAGES, bookingReceived } from '../../src/domain/messages.ts';
+
+/** The first date at least `n` days ahead, Monday to Friday: drop-off bays work 08:00-18:00 then (Saturday 09:00-17:00, Sunday closed). */
+function weekday(n: number): string {
+  for (; ; n++) if (!['saturday', 'sunday'].includes(weekdayOf(inDays(n)))) return inDays(n);
+}
 
 t.test('public site in Chromium', async (t) => {
   const app = await buildTestApp(t, { listen: true });
@@ -28,6 +34,7 @@ t.test('public site in Chromium', async (t) => {
     await page.getByRole('button', { name: 'Continue to Booking' }).click();
     await page.getByText('Drop-off Service').click();
     await page.locator('input[name="date"]').fill(details.date);
+    await page.waitForFunction((time) => document.querySelector(`select[name="time"] option[value="${time}"]`)?.textContent?.startsWith(`${time} – `), details.time);
     await page.locator('select[name="time"]').selectOption(details.time);
     await page.getByRole('button', { name: 'Continue to Your Details' }).click();
     await page.getByLabel('Full Name').fill(details.name);
@@ -65,16 +72,21 @@ t.test('public site in Chromium', async (t) => {
     await page.context().close();
   });
 
-  t.test('pricing: the vehicle selector changes the headline prices; the FAQ keeps one item open', async (t) => {
+  t.test('pricing: the vehicle selector changes the headline prices and durations; the FAQ keeps one item open', async (t) => {
     const { page, problems } = await open('/pricing', 390);
     const quick = page.locator('.package-card').filter({ hasText: 'Quick Clean' });
+    const deluxe = page.locator('.package-card').filter({ hasText: 'Premium Full Service' });
     const ceramic = page.locator('.package-card').filter({ hasText: 'Ceramic Coating' });
-    t.equal(await quick.locator('.headline-price .price:visible').innerText(), '$69 per service', 'small car by default');
+    const headline = (card: typeof quick) => card.locator('.headline-price .price:visible').innerText();
+    t.match(await headline(quick), /^\$69 per service\s+Takes about 1 hour$/, 'small car by default, with how long it takes');
+    t.match(await headline(deluxe), /^\$169 per service\s+Takes about 3 hours$/);
     await page.locator('label[for="vehicle-suv"]').click();
-    t.equal(await quick.locator('.headline-price .price:visible').innerText(), '$99 per service');
-    t.match(await ceramic.locator('.headline-price .price:visible').innerText(), /\$699 1 Year Protection\s+\$999 3 Year Protection/);
+    t.match(await headline(quick), /^\$99 per service\s+Takes about 1½ hours$/);
+    t.match(await headline(ceramic), /^\$699 1 Year Protection\s+\$999 3 Year Protection\s+Takes about 6 hours \(1 year\), about 8 hours \(3 years\)$/);
     await page.locator('label[for="vehicle-mid"]').click();
-    t.equal(await quick.locator('.headline-price .price:visible').innerText(), '$79 per service');
+    t.match(await headline(quick), /^\$79 per service\s+Takes about 1¼ hours$/);
+    t.match(await headline(deluxe), /^\$199 per service\s+Takes about 3½ hours$/, 'the duration follows the size');
+    t.same(await axeViolations(page), [], 'no axe violation with the durations shown');
 
     const items = page.locator('.faq-item');
     const openStates = () => items.evaluateAll((els) => els.map((el) => (el as HTMLDetailsElement).open));
@@ -123,7 +135,10 @@ t.test('public site in Chromium', async (t) => {
     t.same(await axeViolations(page), [], 'no axe violation on step 1 with a package open');
     await page.getByRole('button', { name: 'Continue to Booking' }).click();
     t.equal(await page.locator('.package-option.open .field-error').innerText(), 'Please select your vehicle size');
+    t.match(await page.getByRole('radio', { name: /1 Year Coating/ }).locator('..').innerText(), /about 6 hours/, 'each coating says how long it takes');
     await page.getByRole('radio', { name: /3 Year Coating/ }).check();
+    t.match(await page.getByRole('radio', { name: /3 Year Coating/ }).locator('..').innerText(), /about 8 hours/);
+    t.match(await page.getByRole('radio', { name: /Sedan/ }).locator('..').innerText(), /\$899\s+about 8 hours/, 'and each size, for the chosen coating');
     await page.getByRole('radio', { name: /Sedan/ }).check();
     t.match(await page.locator('.summary-price').innerText(), /\$899/, 'price of a 3-year coating on a sedan');
     await page.getByRole('button', { name: 'Continue to Booking' }).click();
@@ -150,7 +165,12 @@ t.test('public site in Chromium', async (t) => {
     await page.getByRole('button', { name: 'Continue to Booking' }).click();
 
     await date.fill(inDays(4));
-    await page.locator('select[name="time"]').selectOption('14:00');
+    // An eight-hour coating on-site (vans 07:00-21:00): the last start that fits is 13:00.
+    await page.waitForFunction(() => document.querySelector('select[name="time"] option[value="14:00"]')?.textContent === '14:00 – 22:00 — Ends after closing');
+    t.ok(await page.locator('select[name="time"] option[value="14:00"]').isDisabled(), 'a start it would run past closing from cannot be chosen');
+    t.equal(await page.locator('select[name="time"] option[value="13:00"]').innerText(), '13:00 – 21:00');
+    t.equal(await page.locator('#booking-duration').innerText(), 'This service takes about 8 hours: each time shows when it would end.');
+    await page.locator('select[name="time"]').selectOption('09:00');
     await page.getByLabel('House/Unit Number').fill('12A');
     await page.getByLabel('Street Address').fill('Queen Street');
     await page.getByLabel('Suburb').fill('Auckland Central');
@@ -184,7 +204,7 @@ t.test('public site in Chromium', async (t) => {
     const [stored] = await bookings();
     t.equal(await toastText(page), `Thank you! Your booking has been received. Your booking reference is ${stored!.reference}. We will contact you shortly to confirm it.`);
     t.match(await bookings(), [
-      { service: 'Ceramic Coating', coating_type: 'coat2', selected_vehicle_type: 'Sedan', vehicle_type: 'mid', date: inDays(4), time: '14:00', service_type: 'onsite', house_number: '12A', region: 'Auckland', name: 'Aroha Parata', notes: 'Gate code 1234', status: 'pending', list_price_cents: 89900, discount_cents: 13485, total_cents: 76415 },
+      { service: 'Ceramic Coating', coating_type: 'coat2', selected_vehicle_type: 'Sedan', vehicle_type: 'mid', date: inDays(4), time: '09:00', service_type: 'onsite', house_number: '12A', region: 'Auckland', name: 'Aroha Parata', notes: 'Gate code 1234', status: 'pending', list_price_cents: 89900, discount_cents: 13485, total_cents: 76415 },
     ]);
     t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
     await page.context().close();
@@ -200,7 +220,9 @@ t.test('public site in Chromium', async (t) => {
     t.ok(await page.getByText('Monday - Friday: 8:00 AM - 6:00 PM').first().isVisible());
     t.ok(await page.getByText('Please arrive 10 minutes before your appointment.').isVisible());
     t.same(await axeViolations(page), [], 'no axe violation on step 2, drop-off');
-    await page.locator('input[name="date"]').fill(inDays(6));
+    const date = weekday(6);
+    await page.locator('input[name="date"]').fill(date);
+    await page.waitForFunction(() => document.querySelector('select[name="time"] option[value="09:00"]')?.textContent === '09:00 – 10:45');
     await page.locator('select[name="time"]').selectOption('09:00');
     await page.getByRole('button', { name: 'Continue to Your Details' }).click();
     await page.getByLabel('Full Name').fill('Sam Lee');
@@ -208,14 +230,17 @@ t.test('public site in Chromium', async (t) => {
     await page.getByLabel('Phone Number').fill('09 555 1212');
 
     // Someone else takes the last place first: the server's 409 is shown clearly.
-    await app.inject({ method: 'POST', url: '/v1/create-booking', payload: { service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm', date: inDays(6), time: '09:00', serviceType: 'dropoff', name: 'A', email: 'a@b.co', phone: '0211234567' } });
-    await app.inject({ method: 'POST', url: '/v1/create-booking', payload: { service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm', date: inDays(6), time: '09:00', serviceType: 'dropoff', name: 'B', email: 'b@b.co', phone: '0211234567' } });
+    await app.inject({ method: 'POST', url: '/v1/create-booking', payload: { service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm', date, time: '09:00', serviceType: 'dropoff', name: 'A', email: 'a@b.co', phone: '0211234567' } });
+    await app.inject({ method: 'POST', url: '/v1/create-booking', payload: { service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm', date, time: '09:00', serviceType: 'dropoff', name: 'B', email: 'b@b.co', phone: '0211234567' } });
     await page.getByRole('button', { name: 'Complete Booking' }).click();
     await page.getByText('Step 2 of 3').waitFor();
     t.match(await page.locator('.notice-error').innerText(), /fully booked/);
     t.match(await page.locator('#booking-time-error').innerText(), /fully booked/);
     await page.locator('.Toastify__toast').waitFor();
     t.match(await toastText(page), /fully booked/);
+    await page.waitForFunction(() => document.querySelector('select[name="time"] option[value="09:00"]')?.textContent === '09:00 – 10:45 — Full');
+    t.ok(await page.locator('select[name="time"] option[value="09:00"]').isDisabled(), 'the times are asked again: 09:00 is full');
+    t.equal(await page.locator('select[name="time"] option[value="08:00"]').innerText(), '08:00 – 09:45 — Full', 'and so is 08:00, whose job would run into them');
 
     await page.locator('select[name="time"]').selectOption('11:00');
     await page.getByRole('button', { name: 'Continue to Your Details' }).click();
@@ -240,11 +265,14 @@ t.test('public site in Chromium', async (t) => {
     t.ok(await page.getByRole('heading', { name: 'Choose Date, Time & Location' }).evaluate((el) => el === document.activeElement));
     await page.keyboard.press('Tab');
     t.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'date', 'the date comes next');
-    await page.locator('input[name="date"]').fill(inDays(10));
-    await page.locator('select[name="time"]').selectOption('07:00');
+    await page.locator('input[name="date"]').fill(weekday(10));
+    await page.waitForFunction(() => document.querySelector('select[name="time"] option[value="10:00"]')?.textContent === '10:00 – 11:45');
+    await page.locator('select[name="time"]').selectOption('10:00');
     await page.locator('#serviceType-onsite').focus();
     await page.keyboard.press('ArrowRight');
     t.ok(await page.locator('#serviceType-dropoff').isChecked(), 'drop-off chosen with the arrow key');
+    await page.waitForFunction(() => document.querySelector('select[name="time"] option[value="07:00"]')?.textContent === '07:00 – 08:45 — Outside opening hours');
+    t.equal(await page.locator('select[name="time"]').inputValue(), '10:00', 'a time the drop-off job also fits stays chosen');
     await page.getByRole('button', { name: 'Continue to Your Details' }).focus();
     await page.keyboard.press('Enter');
     await page.getByText('Step 3 of 3').waitFor({ timeout: 5000 }).catch(async () => t.fail(`still on step 2: ${await page.locator('.field-error').allInnerTexts()}`));
@@ -279,7 +307,7 @@ t.test('public site in Chromium', async (t) => {
     t.ok(await button.isDisabled(), 'the button is disabled while sending');
     release();
     await page.waitForURL(url('/'));
-    t.match((await bookings()).find((b) => b.name === 'Keyboard User'), { service: 'Express Clean', vehicle_type: 'mid', time: '07:00' });
+    t.match((await bookings()).find((b) => b.name === 'Keyboard User'), { service: 'Express Clean', vehicle_type: 'mid', service_type: 'dropoff', time: '10:00' });
     await page.context().close();
   });
 
@@ -302,7 +330,7 @@ t.test('public site in Chromium', async (t) => {
   });
 
   t.test('booking: a network failure shows an error and keeps everything typed', async (t) => {
-    const page = await quickDropOffAtDetails({ date: inDays(8), time: '15:00', name: 'Offline Customer', email: 'offline@example.com', phone: '021 555 0000' });
+    const page = await quickDropOffAtDetails({ date: weekday(8), time: '15:00', name: 'Offline Customer', email: 'offline@example.com', phone: '021 555 0000' });
     await page.route('**/v1/create-booking', (route) => route.abort('internetdisconnected'));
     await page.getByRole('button', { name: 'Complete Booking' }).click();
     await page.locator('.Toastify__toast').waitFor();
@@ -313,7 +341,7 @@ t.test('public site in Chromium', async (t) => {
   });
 
   t.test('booking: a retry after the answer was lost on the way books once', async (t) => {
-    const page = await quickDropOffAtDetails({ date: inDays(12), time: '10:00', name: 'Retry Customer', email: 'retry@example.com', phone: '021 555 6060' });
+    const page = await quickDropOffAtDetails({ date: weekday(12), time: '10:00', name: 'Retry Customer', email: 'retry@example.com', phone: '021 555 6060' });
     const booked = async () => (await bookings()).filter((b) => b.name === 'Retry Customer');
 
     // The first request reaches the server and is booked, but the connection drops before the
@@ -405,13 +433,21 @@ t.test('public site in Chromium', async (t) => {
     await page.getByText('Step 2 of 3').waitFor();
     await page.getByText('Drop-off Service').click();
     t.notOk(await page.getByLabel('Street Address').isVisible(), 'CSS swaps the address for the drop-off details');
-    await page.locator('input[name="date"]').fill(inDays(9));
+    const date = weekday(9);
+    await page.locator('input[name="date"]').fill(date);
     await page.locator('select[name="time"]').selectOption('16:00');
+    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
+    await page.locator('#booking-time-error').waitFor();
+    t.equal(await page.locator('#booking-time-error').innerText(), MESSAGES.slotEndsAfterClosing, 'four hours from 16:00 would end after the bays close at 18:00');
+    t.equal(await page.locator('select[name="time"] option[value="16:00"]').innerText(), '16:00 – 20:00 — Ends after closing', 'the server lists the times with their ends and reasons');
+    t.equal(await page.locator('select[name="time"] option[value="13:00"]').innerText(), '13:00 – 17:00');
+    t.equal(await page.locator('select[name="time"] option[value="07:00"]').innerText(), '07:00 – 11:00 — Outside opening hours');
+    await page.locator('select[name="time"]').selectOption('13:00');
     await page.getByRole('button', { name: 'Continue to Your Details' }).click();
     await page.getByText('Step 3 of 3').waitFor();
     await page.getByRole('button', { name: 'Previous Step' }).click();
     await page.getByText('Step 2 of 3').waitFor();
-    t.equal(await page.locator('select[name="time"]').inputValue(), '16:00', 'Previous Step keeps the values');
+    t.equal(await page.locator('select[name="time"]').inputValue(), '13:00', 'Previous Step keeps the values');
     await page.getByRole('button', { name: 'Continue to Your Details' }).click();
     await page.getByLabel('Full Name').fill('No Script');
     await page.getByRole('textbox', { name: 'Email', exact: true }).fill('noscript@example.com');
@@ -423,7 +459,7 @@ t.test('public site in Chromium', async (t) => {
     await page.getByRole('button', { name: 'Complete Booking' }).click();
     await page.waitForURL(/\/\?booking=received&ref=[2-9A-HJKMNP-Z]{8}$/);
     const noScript = (await bookings()).find((b) => b.name === 'No Script');
-    t.match(noScript, { service: 'Deluxe Clean', vehicle_type: 'suv', service_type: 'dropoff', date: inDays(9), time: '16:00' });
+    t.match(noScript, { service: 'Deluxe Clean', vehicle_type: 'suv', service_type: 'dropoff', date, time: '13:00' });
     t.ok(await page.getByText(`Thank you! Your booking has been received. Your booking reference is ${noScript!.reference}.`).isVisible(), 'the thank-you page shows the reference');
     await page.context().close();
   });

@@ -1,19 +1,25 @@
 /**
- * Step 2, 'Choose Date, Time & Location': date (from tomorrow in Auckland), hourly time, on-site or
- * drop-off, then the address or the service centre's details. Both blocks are in the markup and
- * CSS shows the one matching the checked radio, so the step also works without JavaScript.
- * Each time says when it is full or closed on the chosen date; once the page is interactive those
- * times cannot be chosen (without JavaScript the date may change before the post, which the
- * server then checks, so they stay choosable there).
+ * Step 2, 'Choose Date, Time & Location': date (from tomorrow in Auckland), hourly start time,
+ * on-site or drop-off, then the address or the service centre's details. Both blocks are in the
+ * markup and CSS shows the one matching the checked radio, so the step also works without
+ * JavaScript.
+ * The times are those of the chosen job (package, size, coating and service type: it holds a van
+ * or a bay for its whole duration): each says when the job would end, and why it cannot be had
+ * when it cannot ('09:00 – 12:00 — Full'); once the page is interactive those times cannot be
+ * chosen (without JavaScript the date may change before the post, which the server then checks,
+ * so they stay choosable there). Under the date, the next dates with times, and the coming dates
+ * with none (a date input cannot mark days itself).
  */
 import { useEffect, useState } from 'react';
-import { BOOKING_LIMITS, REGIONS, TIME_SLOTS, isCalendarDate } from '#domain/booking-rules.ts';
+import { ADDRESS_FIELDS, BOOKING_LIMITS, REGIONS, TIME_SLOTS, isCalendarDate } from '#domain/booking-rules.ts';
 import { HOURS, type BusinessInfo } from '#domain/business.ts';
+import { durationText } from '#domain/catalogue.ts';
 import { MESSAGES } from '#domain/messages.ts';
-import { slotLabel, type DayAvailability } from '#domain/availability.ts';
-import { getAvailability } from '../../lib/availability-api.ts';
+import { slotLabel, type DayAvailability, type DaySummary } from '#domain/availability.ts';
+import { addDays, getAvailability, getAvailableDays, jobParams, shortDate } from '../../lib/availability-api.ts';
 import { SelectField, TextField, errorFor } from '../Field.tsx';
 import { Icon } from '../Icon.tsx';
+import { readSavedAddress } from './saved-address.ts';
 import { ID, type StepProps } from './types.ts';
 import './ScheduleStep.css';
 
@@ -37,25 +43,97 @@ const ADDRESS_LABELS = {
   postalCode: ['Postal Code', 'postal-code'],
 } as const;
 
+/** How many dates the summary under the date lists, and how far ahead it looks for dates with no time. */
+const NEXT_DATES = 4;
+const NO_TIMES_DAYS = 14;
+/** The most days GET /v1/availability/days answers at once. */
+const SUMMARY_DAYS = 62;
+
+/**
+ * Under the date: the next dates the job fits on (buttons that choose them), and the coming dates
+ * it does not (full or closed), in words.
+ */
+function DateSummary({ days, date, choose }: { days: readonly DaySummary[]; date: string; choose(date: string): void }) {
+  const chosen = days.find((day) => day.date === date);
+  const next = days.filter((day) => day.availableStarts > 0 && (!chosen || day.date > date)).slice(0, NEXT_DATES);
+  const soon = addDays(days[0]!.date, NO_TIMES_DAYS - 1);
+  const none = days.filter((day) => day.availableStarts === 0 && day.date <= soon);
+  return (
+    <>
+      {chosen?.availableStarts === 0 && (
+        <p className="date-none" role="status">
+          {`No times left on ${shortDate(date)} for this service. Please choose another date.`}
+        </p>
+      )}
+      {next.length > 0 && (
+        <div className="next-dates">
+          <p id="next-dates-title">{chosen ? 'Next dates with times:' : 'First dates with times:'}</p>
+          <ul aria-labelledby="next-dates-title">
+            {next.map((day) => (
+              <li key={day.date}>
+                <button type="button" className="date-choice" onClick={() => choose(day.date)}>
+                  {shortDate(day.date)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <p className="field-hint">
+        {none.length > 0
+          ? `Fully booked or closed in the next two weeks: ${none.map((day) => shortDate(day.date)).join(', ')}.`
+          : 'Every date in the next two weeks has times for this service.'}
+      </p>
+    </>
+  );
+}
+
+/** The saved address is offered once per page: when the step is first shown, into empty address fields. */
+let savedAddressOffered = false;
+
 export function ScheduleStep({ values, errors, update, business, minDate, maxDate, rejectDate, initialAvailability, hydrated }: ScheduleStepProps) {
-  const [availability, setAvailability] = useState(initialAvailability);
-  // The chosen date's times, fetched whenever this step is shown or the date changes (so also after
-  // a 409 sends the customer back here). A chosen time that cannot be had is cleared, its message
-  // (if the server gave one) staying beside it; a failure leaves the times plain and the server
-  // decides. It lives here, in the later steps' chunk, to keep the page's first chunk small.
+  // The job the times are for: a change of any of it (the service type on this step) asks again.
+  const job = { service: values.service, vehicleType: values.vehicleType, coatingType: values.coatingType, serviceType: values.serviceType };
+  const jobKey = jobParams(job);
+  const [availability, setAvailability] = useState(initialAvailability && { key: `${initialAvailability.date}&${jobKey}`, answer: initialAvailability });
+  const [days, setDays] = useState<{ key: string; days: DaySummary[] } | null>(null);
+  useEffect(() => {
+    if (savedAddressOffered) return;
+    savedAddressOffered = true;
+    const saved = readSavedAddress();
+    if (saved && ADDRESS_FIELDS.every((field) => values[field] === '')) update({ ...saved, saveAddress: true });
+  }, []);
+  // The chosen date's times for the job, fetched whenever this step is shown, the date or the job
+  // changes (so also after a 409 sends the customer back here). A chosen time that cannot be had
+  // is cleared, its message (if the server gave one) staying beside it; a failure leaves the times
+  // plain and the server decides. It lives here, in the later steps' chunk, to keep the page's
+  // first chunk small.
   useEffect(() => {
     if (!isCalendarDate(values.date)) return;
     let current = true;
-    getAvailability(values.date).then((answer) => {
+    getAvailability(values.date, job).then((answer) => {
       if (!current) return;
-      setAvailability(answer);
+      setAvailability({ key: `${values.date}&${jobKey}`, answer });
       if (answer.slots.some((slot) => slot.time === values.time && !slot.available)) update({ time: '' });
     }, () => undefined);
     return () => {
       current = false;
     };
-  }, [values.date]);
-  const slots = availability?.date === values.date ? availability.slots : null;
+  }, [values.date, jobKey]);
+  // The dates with and without times, from the first bookable date: when the step is shown (after
+  // a 409 too) and when the job changes.
+  useEffect(() => {
+    let current = true;
+    const last = addDays(minDate, SUMMARY_DAYS - 1);
+    getAvailableDays(minDate, last < maxDate ? last : maxDate, job).then((answer) => {
+      if (current && answer.length > 0) setDays({ key: jobKey, days: answer });
+    }, () => undefined);
+    return () => {
+      current = false;
+    };
+  }, [jobKey]);
+  const shown = availability?.key === `${values.date}&${jobKey}` ? availability.answer : null;
+  const slots = shown?.slots ?? null;
   const slotAt = (time: string) => slots?.find((slot) => slot.time === time);
   const onDate = (date: string) => {
     if (date !== '' && date < minDate) {
@@ -88,6 +166,12 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
           nativeRequired
         />
       </div>
+      {(shown || days?.key === jobKey) && (
+        <div className="date-summary">
+          {shown && <p id="booking-duration">{`This service takes ${durationText(shown.durationMinutes)}: each time shows when it would end.`}</p>}
+          {days?.key === jobKey && <DateSummary days={days.days} date={values.date} choose={onDate} />}
+        </div>
+      )}
 
       <fieldset className="choice-group service-type">
         <legend>Service type</legend>

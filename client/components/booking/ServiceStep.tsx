@@ -12,6 +12,7 @@ import {
   PACKAGES,
   VEHICLE_LABELS,
   VEHICLE_TYPES,
+  durationText,
   isCoatingType,
   lowestPrice,
   type ServicePackage,
@@ -26,15 +27,20 @@ interface SizeChoice {
   key: string;
   label: string;
   price: number;
+  /** How long the job takes for this size, in minutes. */
+  minutes: number;
 }
 
-/** The sizes a package offers: vehicle types, or for Ceramic Coating the body styles at the chosen coating's price. */
+/**
+ * The sizes a package offers: vehicle types, or for Ceramic Coating the body styles at the chosen
+ * coating's price and duration.
+ */
 export function sizesFor(pkg: ServicePackage, coatingType: string): SizeChoice[] {
-  if (pkg.coatingPrices) {
-    const prices = pkg.coatingPrices[isCoatingType(coatingType) ? coatingType : DEFAULT_COATING];
-    return CERAMIC_SIZES.map((size) => ({ key: size.key, label: size.key, price: prices[size.vehicleType] }));
+  if (pkg.coatingPrices && pkg.coatingDurations) {
+    const coating = isCoatingType(coatingType) ? coatingType : DEFAULT_COATING;
+    return CERAMIC_SIZES.map((size) => ({ key: size.key, label: size.key, price: pkg.coatingPrices![coating][size.vehicleType], minutes: pkg.coatingDurations![coating][size.vehicleType] }));
   }
-  return VEHICLE_TYPES.map((size) => ({ key: size, label: VEHICLE_LABELS[size], price: pkg.prices[size] }));
+  return VEHICLE_TYPES.map((size) => ({ key: size, label: VEHICLE_LABELS[size], price: pkg.prices[size], minutes: pkg.durations[size] }));
 }
 
 function FieldMessage({ id, message }: { id: string; message: string | undefined }) {
@@ -98,6 +104,7 @@ function PackageOption({ pkg, values, errors, update }: StepProps & { pkg: Servi
                     {coating === BEST_VALUE_COATING && <span className="badge">BEST VALUE</span>}
                   </span>
                   <span className="choice-price">from ${Math.min(...Object.values(pkg.coatingPrices![coating]))}</span>
+                  <span className="choice-note">{durationText(Math.min(...Object.values(pkg.coatingDurations![coating])))}</span>
                 </label>
               ))}
             </div>
@@ -118,6 +125,7 @@ function PackageOption({ pkg, values, errors, update }: StepProps & { pkg: Servi
                 />
                 <span className="choice-label">{size.label}</span>
                 <span className="choice-price">${size.price}</span>
+                <span className="choice-note">{durationText(size.minutes)}</span>
               </label>
             ))}
           </div>

@@ -3,9 +3,11 @@
  * the page's first chunk stays within its budget. A retry of the same booking (after a network
  * failure) carries the same Idempotency-Key, so it is never booked twice.
  */
-import type { BookingInput } from '#domain/booking-rules.ts';
-import { postJson, type ApiAnswer } from '../../lib/api.ts';
+import { stepOfField, type BookingInput } from '#domain/booking-rules.ts';
+import { MESSAGES, type FieldError } from '#domain/messages.ts';
+import { postJson } from '../../lib/api.ts';
 import { submissionKeys } from '../../lib/submission-keys.ts';
+import { setFlash, showToast } from '../../lib/toast.ts';
 import { SAVED_ADDRESS_KEY, SAVED_FIELDS } from './saved-address.ts';
 
 function rememberAddress(values: BookingInput): void {
@@ -26,16 +28,42 @@ function payloadOf(values: BookingInput): BookingInput {
   return { ...values, ...Object.fromEntries([...SAVED_FIELDS].map((field) => [field, ''])), saveAddress: false };
 }
 
-/** One sender per wizard: it keeps the key of the booking being sent until it succeeds. */
-export function bookingSender(): (values: BookingInput) => Promise<ApiAnswer> {
+/** A booking the server did not take: the step to show, its messages, and the message about the whole request. */
+export interface Refusal {
+  step: 1 | 2 | 3;
+  errors: FieldError[];
+  formError: string | null;
+}
+
+/**
+ * One sender per wizard: it keeps the key of the booking being sent until it succeeds. Booked:
+ * the success message goes with the customer to the home page (and the answer never resolves).
+ * Refused: the step its first message belongs to (step 2 for a 409, whose times the step then
+ * asks again), with an error toast; not sent at all: the network message on step 3.
+ */
+export function bookingSender(): (values: BookingInput) => Promise<Refusal> {
   const keys = submissionKeys();
   return async (values) => {
     const payload = payloadOf(values);
-    const answer = await postJson('/v1/create-booking', payload, keys.keyFor(payload));
-    if (answer.status === 201) {
-      keys.succeeded();
-      rememberAddress(values);
+    try {
+      const answer = await postJson('/v1/create-booking', payload, keys.keyFor(payload));
+      if (answer.status === 201) {
+        keys.succeeded();
+        rememberAddress(values);
+        setFlash('success', answer.message ?? MESSAGES.bookingCreated);
+        window.location.assign('/');
+        return new Promise<never>(() => undefined);
+      }
+      const message = answer.message ?? MESSAGES.somethingWentWrong;
+      void showToast('error', message);
+      return {
+        step: answer.errors[0] ? stepOfField(answer.errors[0].field) : 3,
+        errors: answer.errors,
+        formError: answer.errors.length === 0 || answer.status === 409 ? message : null,
+      };
+    } catch {
+      void showToast('error', MESSAGES.networkError);
+      return { step: 3, errors: [], formError: MESSAGES.networkError };
     }
-    return answer;
   };
 }

@@ -23,7 +23,7 @@ import { packageForPeople } from '../../mail/booking-facts.ts';
 import { MANAGE_MESSAGES, type ManageLock } from '../../domain/manage-rules.ts';
 import type { Booking } from '../../db/database.ts';
 import { formError, isConnectionError } from '../../errors.ts';
-import { availabilityOn, jobOfBooking, type SlotAvailability } from '../../services/scheduling.service.ts';
+import { availabilityOn, bookedDuration, jobOfBooking, type SlotAvailability } from '../../services/scheduling.service.ts';
 import {
   BookingChangedError,
   ManageLockedError,
@@ -115,11 +115,11 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     }
   }
 
-  /** The move view for a date: its slots worded as the wizard words them. */
-  function moveState(date: string, time: string, slots: SlotAvailability[] | null, errors: ManageMove['errors'] = [], when: string | null = null): ManageMove {
+  /** The move view for a date: its start times for the booking's job, with their ends, worded as the wizard words them. */
+  function moveState(booking: Booking, date: string, time: string, slots: SlotAvailability[] | null, errors: ManageMove['errors'] = [], when: string | null = null): ManageMove {
     const window = bookingWindow(app.now());
-    const shown = slots?.map((slot) => ({ time: slot.time, available: slot.available, label: slotLabel(slot) })) ?? null;
-    return { date, dateText: shown ? dayText(date) : null, minDate: window.min, maxDate: window.max, slots: shown, time, when, errors };
+    const shown = slots?.map((slot) => ({ time: slot.time, end: slot.end, available: slot.available, label: slotLabel(slot) })) ?? null;
+    return { date, dateText: shown ? dayText(date) : null, minDate: window.min, maxDate: window.max, durationMinutes: bookedDuration(booking), slots: shown, time, when, errors };
   }
 
   app.get(
@@ -153,7 +153,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const date = request.query.date ?? '';
       const error = date ? dateError(date, bookingWindow(app.now())) : undefined;
       const errors = error ? [error] : [];
-      return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, 'move', { move: moveState(date, '', await slotsOn(booking, date, errors), errors) }));
+      return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, 'move', { move: moveState(booking, date, '', await slotsOn(booking, date, errors), errors) }));
     },
   );
 
@@ -212,9 +212,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         const slots = await slotsOn(booking, date, errors);
         const reason = errors.length === 0 ? slots?.find((slot) => slot.time === time)?.reason : null;
         if (reason) {
-          return render(reply, 409, stateOf(token, booking, 'move', { move: moveState(date, time, slots, [{ field: 'time', message: unavailableMessage(reason) }]) }));
+          return render(reply, 409, stateOf(token, booking, 'move', { move: moveState(booking, date, time, slots, [{ field: 'time', message: unavailableMessage(reason) }]) }));
         }
-        const move = moveState(date, time, slots, errors, errors.length === 0 ? appointmentText(date, time) : null);
+        const move = moveState(booking, date, time, slots, errors, errors.length === 0 ? appointmentText(date, time) : null);
         return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, errors.length > 0 ? 'move' : 'confirm-move', { move }));
       }
       try {
@@ -228,7 +228,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           caught,
           'move',
           (current) => current.date === date && current.time === time && current.version !== version,
-          async () => moveState(date, '', await slotsOn(booking, date, [])),
+          async () => moveState(booking, date, '', await slotsOn(booking, date, [])),
         );
       }
     },

@@ -8,7 +8,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { TIME_SLOTS } from '../../domain/booking-rules.ts';
-import { UNAVAILABLE_REASONS } from '../../domain/availability.ts';
+import { UNAVAILABLE_REASONS } from '../../domain/scheduling.ts';
 import { PACKAGE_NAMES, SHORTEST_DURATION_MINUTES } from '../../domain/catalogue.ts';
 import { availabilityOn, availabilitySummary, jobQuery, SUMMARY_MAX_DAYS } from '../../services/scheduling.service.ts';
 import { errorResponses } from './schemas.ts';
