@@ -4,8 +4,8 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Weekday } from '#domain/schedule.ts';
-import { staffApi, type BookingDto, type WeekHoursDto, type WorkingHoursDto } from '../../lib/staff-api.ts';
-import { BookingLine } from './BookingLine.tsx';
+import { staffApi, type WeekHoursDto, type WorkingHoursDto } from '../../lib/staff-api.ts';
+import { ActionResult, type ActionOutcome } from './ActionResult.tsx';
 
 const KINDS = [
   { kind: 'onsite', title: 'On-site hours (vans)' },
@@ -24,7 +24,7 @@ export interface HoursPanelProps {
 function KindHours({ kind, title, week, weekdays, times, failed }: { kind: 'onsite' | 'dropoff'; title: string; week: WeekHoursDto; weekdays: readonly Weekday[]; times: readonly string[]; failed: HoursPanelProps['failed'] }) {
   const [draft, setDraft] = useState(week);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ text: string; error?: boolean; outside?: BookingDto[] } | null>(null);
+  const [result, setResult] = useState<ActionOutcome | null>(null);
   const closing = [...times.slice(1), `${String(Number(times.at(-1)!.slice(0, 2)) + 1).padStart(2, '0')}:00`];
   useEffect(() => setDraft(week), [week]);
 
@@ -35,7 +35,11 @@ function KindHours({ kind, title, week, weekdays, times, failed }: { kind: 'onsi
     try {
       const answer = await staffApi.setWorkingHours(kind, draft);
       setDraft(answer.hours);
-      setResult({ text: 'Saved.', outside: answer.outside });
+      setResult({
+        text: 'Saved.',
+        note: answer.outside.length > 0 ? `${answer.outside.length} upcoming job(s) are now outside these hours (kept; move or call them):` : 'No upcoming job is outside these hours.',
+        bookings: answer.outside,
+      });
     } catch (caught) {
       failed(caught, (message) => setResult({ text: message, error: true }));
     } finally {
@@ -96,26 +100,7 @@ function KindHours({ kind, title, week, weekdays, times, failed }: { kind: 'onsi
       <button type="submit" className="button button-primary" disabled={busy}>
         Save {kind === 'onsite' ? 'on-site' : 'drop-off'} hours
       </button>
-      <div role="status">
-        {result && (
-          <div className="schedule-result">
-            {result.error ? (
-              <p className="notice notice-error">{result.text}</p>
-            ) : (
-              <p>
-                <strong>{result.text}</strong> {result.outside?.length ? `${result.outside.length} upcoming job(s) are now outside these hours (kept; move or call them):` : 'No upcoming job is outside these hours.'}
-              </p>
-            )}
-            {result.outside && result.outside.length > 0 && (
-              <ol className="schedule-list">
-                {result.outside.map((booking) => (
-                  <BookingLine key={booking._id} booking={booking} withDate />
-                ))}
-              </ol>
-            )}
-          </div>
-        )}
-      </div>
+      <ActionResult outcome={result} />
     </form>
   );
 }
@@ -123,7 +108,7 @@ function KindHours({ kind, title, week, weekdays, times, failed }: { kind: 'onsi
 export function HoursPanel({ weekdays, times, failed }: HoursPanelProps) {
   const [hours, setHours] = useState<WorkingHoursDto | null>(null);
   const [buffer, setBuffer] = useState('');
-  const [bufferResult, setBufferResult] = useState<{ text: string; error?: boolean } | null>(null);
+  const [bufferResult, setBufferResult] = useState<ActionOutcome | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -175,7 +160,7 @@ export function HoursPanel({ weekdays, times, failed }: HoursPanelProps) {
         <button type="submit" className="button button-primary" disabled={busy || hours === null}>
           Save travel buffer
         </button>
-        <div role="status">{bufferResult && (bufferResult.error ? <p className="notice notice-error">{bufferResult.text}</p> : <p><strong>{bufferResult.text}</strong></p>)}</div>
+        <ActionResult outcome={bufferResult} />
       </form>
     </section>
   );

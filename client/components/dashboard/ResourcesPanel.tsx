@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import type { FieldError } from '#domain/messages.ts';
 import { SelectField, TextField, errorFor } from '../Field.tsx';
 import { ApiError, staffApi, type BookingDto, type ResourceDto } from '../../lib/staff-api.ts';
-import { BookingLine } from './BookingLine.tsx';
+import { ActionResult, type ActionOutcome } from './ActionResult.tsx';
 
 const KINDS: Record<string, string> = { onsite: 'On-site van', dropoff: 'Drop-off bay' };
 
@@ -21,7 +21,7 @@ export function ResourcesPanel({ resources, onChanged, failed }: ResourcesPanelP
   const [draft, setDraft] = useState({ name: '', kind: '' });
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [editing, setEditing] = useState<{ id: string; name: string; error?: string } | null>(null);
-  const [result, setResult] = useState<{ text: string; error?: boolean; bookings?: BookingDto[] } | null>(null);
+  const [result, setResult] = useState<ActionOutcome | null>(null);
   const [busy, setBusy] = useState(false);
 
   const run = async (work: () => Promise<string>) => {
@@ -147,26 +147,7 @@ export function ResourcesPanel({ resources, onChanged, failed }: ResourcesPanelP
           ))}
         </ol>
       )}
-      <div role="status">
-        {result && (
-          <div className="schedule-result">
-            {result.error ? (
-              <p className="notice notice-error">{result.text}</p>
-            ) : (
-              <p>
-                <strong>{result.text}</strong>
-              </p>
-            )}
-            {result.bookings && result.bookings.length > 0 && (
-              <ol className="schedule-list">
-                {result.bookings.map((booking) => (
-                  <BookingLine key={booking._id} booking={booking} withDate />
-                ))}
-              </ol>
-            )}
-          </div>
-        )}
-      </div>
+      <ActionResult outcome={result} />
       <form className="resource-add" aria-labelledby="resource-add-title" onSubmit={add} noValidate>
         <h4 id="resource-add-title">Add a van or bay</h4>
         <div className="field-row">

@@ -3,11 +3,13 @@
  * answers by status code, the id parameter, and the mapping of database rows to those shapes.
  */
 import { Type } from 'typebox';
-import { ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto, type ClosureDto, type EmailStatus, type OutboxEmailDto, type ResourceDto } from '#api/schemas.ts';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import { BookingSchema, BookingWithHistorySchema, ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto, type ClosureDto, type EmailStatus, type OutboxEmailDto, type ResourceDto } from '#api/schemas.ts';
 import type { Booking, BookingStatusChange, Closure, ContactMessage, Resource } from '../../db/database.ts';
 import { oneHourClosed } from '../../domain/closure-rules.ts';
 import type { OutboxEmailSummary } from '../../db/outbox.repository.ts';
 import { CURRENCY, type Quote } from '../../domain/pricing.ts';
+import { StaleBookingError } from '../../services/staff-bookings.service.ts';
 
 /** The error answers every route may give, by status code. */
 export const errorResponses = {
@@ -116,3 +118,33 @@ export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 /** Status codes every staff route may answer besides its own. */
 export const staffErrorResponses = { 401: ErrorSchema, 403: ErrorSchema, ...errorResponses } as const;
+
+/**
+ * The answers of a staff change to one booking (compare-and-set on its version): the booking with
+ * its history, or 409 — with the booking as it is now when someone changed it meanwhile.
+ */
+export const bookingChangeResponses = {
+  200: BookingWithHistorySchema,
+  404: ErrorSchema,
+  409: Type.Object({ message: Type.String(), errors: ErrorSchema.properties.errors, booking: Type.Optional(BookingSchema) }),
+  ...staffErrorResponses,
+} as const;
+
+/**
+ * Runs a staff change to a booking and answers it: the booking and its history, or, when the
+ * booking changed since the staff member looked, 409 with the booking as it is now.
+ */
+export async function answerBookingChange(
+  reply: FastifyReply,
+  log: FastifyBaseLogger,
+  change: () => Promise<{ booking: Booking; history: BookingStatusChange[] }>,
+) {
+  try {
+    const { booking, history } = await change();
+    return { booking: toBookingDto(booking), history: history.map(toStatusChangeDto) };
+  } catch (error) {
+    if (!(error instanceof StaleBookingError)) throw error;
+    log.info({ bookingId: error.current.id }, 'stale booking change refused');
+    return reply.code(409).send({ message: error.message, errors: [], booking: toBookingDto(error.current) });
+  }
+}

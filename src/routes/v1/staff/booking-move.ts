@@ -6,9 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { moveByStaff } from '../../../services/staff-schedule.service.ts';
-import { StaleBookingError } from '../../../services/staff-bookings.service.ts';
-import { BookingSchema, BookingWithHistorySchema, ErrorSchema } from '#api/schemas.ts';
-import { IdParams, staffErrorResponses, toBookingDto, toStatusChangeDto } from '../schemas.ts';
+import { answerBookingChange, bookingChangeResponses, IdParams } from '../schemas.ts';
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -29,29 +27,20 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false },
         ),
-        response: {
-          200: BookingWithHistorySchema,
-          404: ErrorSchema,
-          409: Type.Object({ message: Type.String(), errors: ErrorSchema.properties.errors, booking: Type.Optional(BookingSchema) }),
-          ...staffErrorResponses,
-        },
+        response: bookingChangeResponses,
       },
     },
     async (request, reply) => {
       const { version, date, time, resourceId } = request.body;
-      try {
-        const { booking, history } = await moveByStaff(
+      return answerBookingChange(reply, request.log, async () => {
+        const moved = await moveByStaff(
           app.db,
           { id: request.params.id, version, date, time, ...(resourceId ? { resourceId } : {}), by: request.staff?.name ?? 'Staff' },
           { now: app.now(), mail: app.mail },
         );
-        request.log.info({ bookingId: booking.id, date, time, resourceId: booking.resource_id }, 'booking moved by staff');
-        return { booking: toBookingDto(booking), history: history.map(toStatusChangeDto) };
-      } catch (error) {
-        if (!(error instanceof StaleBookingError)) throw error;
-        request.log.info({ bookingId: request.params.id }, 'stale booking move refused');
-        return reply.code(409).send({ message: error.message, errors: [], booking: toBookingDto(error.current) });
-      }
+        request.log.info({ bookingId: moved.booking.id, date, time, resourceId: moved.booking.resource_id }, 'booking moved by staff');
+        return moved;
+      });
     },
   );
 };

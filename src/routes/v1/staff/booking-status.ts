@@ -6,9 +6,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BOOKING_STATUSES } from '../../../domain/booking-status.ts';
-import { changeBookingStatus, StaleBookingError } from '../../../services/staff-bookings.service.ts';
-import { BookingSchema, BookingWithHistorySchema, ErrorSchema } from '#api/schemas.ts';
-import { IdParams, staffErrorResponses, toBookingDto, toStatusChangeDto } from '../schemas.ts';
+import { changeBookingStatus } from '../../../services/staff-bookings.service.ts';
+import { answerBookingChange, bookingChangeResponses, IdParams } from '../schemas.ts';
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -25,30 +24,19 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false },
         ),
-        response: {
-          200: BookingWithHistorySchema,
-          404: ErrorSchema,
-          409: Type.Object({ message: Type.String(), errors: ErrorSchema.properties.errors, booking: Type.Optional(BookingSchema) }),
-          ...staffErrorResponses,
-        },
+        response: bookingChangeResponses,
       },
     },
-    async (request, reply) => {
-      try {
-        const { booking, history } = await changeBookingStatus(app.db, {
-          id: request.params.id,
-          version: request.body.version,
-          to: request.body.status,
-          by: request.staff?.name ?? 'Staff',
-        }, app.mail);
-        request.log.info({ bookingId: booking.id, from: history.at(-1)?.from_status, to: booking.status }, 'booking status changed');
-        return { booking: toBookingDto(booking), history: history.map(toStatusChangeDto) };
-      } catch (error) {
-        if (!(error instanceof StaleBookingError)) throw error;
-        request.log.info({ bookingId: request.params.id }, 'stale booking status change refused');
-        return reply.code(409).send({ message: error.message, errors: [], booking: toBookingDto(error.current) });
-      }
-    },
+    async (request, reply) =>
+      answerBookingChange(reply, request.log, async () => {
+        const changed = await changeBookingStatus(
+          app.db,
+          { id: request.params.id, version: request.body.version, to: request.body.status, by: request.staff?.name ?? 'Staff' },
+          app.mail,
+        );
+        request.log.info({ bookingId: changed.booking.id, from: changed.history.at(-1)?.from_status, to: changed.booking.status }, 'booking status changed');
+        return changed;
+      }),
   );
 };
 
