@@ -1,8 +1,8 @@
 /**
  * Issue 20's model test: random sequences of what customers and staff do to the schedule — new
  * bookings (every package, size and coating, on-site or drop-off, on four days, one of them a
- * daylight-saving change, at every start from 07:00 to 20:00), staff cancelling and reopening,
- * customers moving, closures (a whole date or a range of hours, for both kinds, one kind or one
+ * daylight-saving change, at every start from 07:00 to 20:00), staff cancelling, reopening and
+ * moving (naming a van or bay, or not), customers moving, closures (a whole date or a range of hours, for both kinds, one kind or one
  * van or bay), vans and bays deactivated and reactivated, changes of working hours, of the weekly
  * closed days and of the travel buffer — run against the real application and against a small
  * reference model written here from the issue's rule, on both backends. After every step:
@@ -31,7 +31,7 @@ import { WEEKDAYS } from '../src/domain/schedule.ts';
 import { moveByCustomer } from '../src/services/manage-booking.service.ts';
 import { deriveManageLink, manageKey } from '../src/services/manage-link.ts';
 import { ResourceHoldsJobsError, RESOURCE_MESSAGES, changeResource, setTravelBufferMinutes, setWorkingHours } from '../src/services/resources.service.ts';
-import { PlacementRefusedError } from '../src/services/scheduling.service.ts';
+import { PlacementRefusedError, RESOURCE_BUSY_MESSAGE } from '../src/services/scheduling.service.ts';
 import { REOPEN_MESSAGES } from '../src/services/staff-bookings.service.ts';
 import { TRAVEL_BUFFER_KEY, WEEKLY_CLOSED_DAYS_KEY } from '../src/db/settings.repository.ts';
 import { AppError } from '../src/errors.ts';
@@ -159,6 +159,8 @@ interface Verdict {
   free: number;
   /** The resource the policy gives (when it fits). */
   resourceId: string | null;
+  /** Every resource free for the whole job, best first. */
+  freeIds: string[];
   start: number;
   end: number;
   held: Interval;
@@ -175,7 +177,7 @@ function fit(m: Model, kind: Kind, date: string, time: string, minutes: number, 
   const end = start + minutes * MINUTE;
   const held = { start, end: end + (kind === 'onsite' ? m.buffer : 0) * MINUTE };
   const hours = hoursOn(m, kind, date);
-  const verdict = (reason: Reason | null, resourceId: string | null = null, free = 0): Verdict => ({ reason, free, resourceId, start, end, held, hours });
+  const verdict = (reason: Reason | null, freeIds: string[] = []): Verdict => ({ reason, free: freeIds.length, resourceId: freeIds[0] ?? null, freeIds, start, end, held, hours });
   const active = m.resources.filter((r) => r.kind === kind && r.active);
   const kindClosed = m.closures.some((c) => c.resourceId === null && (c.kind === null || c.kind === kind) && overlaps(c, held));
   if (kindClosed || active.length === 0 || m.closedWeekdays.includes(isoWeekday(date))) return verdict('closed');
@@ -193,7 +195,7 @@ function fit(m: Model, kind: Kind, date: string, time: string, minutes: number, 
     return [{ r, idle: held.start - previous + (following - held.end) }];
   });
   lanes.sort((a, b) => a.idle - b.idle || a.r.position - b.r.position || (a.r.id < b.r.id ? -1 : 1));
-  return lanes.length === 0 ? verdict('full') : verdict(null, lanes[0]!.r.id, lanes.length);
+  return lanes.length === 0 ? verdict('full') : verdict(null, lanes.map((l) => l.r.id));
 }
 
 const pending = (m: Model) => m.bookings.filter((b) => b.status === 'pending');
@@ -404,6 +406,65 @@ class Move extends Step {
   }
 }
 
+/**
+ * Staff move a job (POST /v1/bookings/{id}/move) to a time, naming a van or bay or leaving the
+ * choice to the engine: the same rule, and a named resource must be of the job's kind, active, and
+ * free for the whole job.
+ */
+class StaffMove extends Step {
+  constructor(readonly pick: number, readonly day: number, readonly hour: number, readonly resource: number | null) {
+    super();
+  }
+  check(m: Readonly<Model>) {
+    return pending(m).length > 0;
+  }
+  async act(m: Model, real: Real) {
+    const choices = pending(m);
+    const b = choices[this.pick % choices.length]!;
+    const date = DATES[this.day]!;
+    const time = hh(this.hour);
+    const named = this.resource === null ? undefined : m.resources[this.resource % m.resources.length]!;
+    const res = await real.app.inject({
+      method: 'POST',
+      url: `/v1/bookings/${b.id}/move`,
+      headers: { cookie: real.cookie },
+      payload: { version: b.version, date, time, ...(named ? { resourceId: named.id } : {}) },
+    });
+    if (date === b.date && time === b.time && (!named || named.id === b.resourceId)) {
+      assert.equal(res.statusCode, 400, `${this} (${b.label}): a move to where it is already is a 400: ${res.body}`);
+      return;
+    }
+    if (named && (named.kind !== b.kind || !named.active)) {
+      assert.equal(res.statusCode, 400, `${this} (${b.label}): ${named.name} cannot take a ${b.kind} job: ${res.body}`);
+      assert.equal(res.json().errors[0].field, 'resourceId');
+      real.tally('staff move refused: resource');
+      return;
+    }
+    const expected = fit(m, b.kind, date, time, b.minutes, b.id);
+    if (expected.reason !== null) {
+      assert.equal(res.statusCode, 409, `(c) ${this} (${b.label}): the model refuses (${expected.reason}), the engine answered ${res.statusCode} ${res.body}`);
+      assert.equal(res.json().message, REASON_MESSAGES[expected.reason], `(c) ${this} (${b.label}): refused, but not as ${expected.reason}`);
+      real.tally(`staff move refused ${expected.reason}`);
+      return;
+    }
+    if (named && !expected.freeIds.includes(named.id)) {
+      assert.equal(res.statusCode, 409, `(c) ${this} (${b.label}): ${named.name} is busy then, the engine answered ${res.statusCode} ${res.body}`);
+      assert.equal(res.json().message, RESOURCE_BUSY_MESSAGE);
+      real.tally('staff move refused: resource busy');
+      return;
+    }
+    assert.equal(res.statusCode, 200, `(c) ${this} (${b.label}): the model accepts, the engine answered ${res.statusCode} ${res.body}`);
+    const { booking } = res.json();
+    const resourceId = named?.id ?? expected.resourceId;
+    assert.equal(nameOf(m, booking.resourceId), nameOf(m, resourceId), `(c) ${this} (${b.label}): placed on another resource than asked or the policy's`);
+    place(b, { ...expected, resourceId }, { date, time, version: booking.version });
+    real.tally(`staff move accepted${named ? ' (resource named)' : ''}`);
+  }
+  toString() {
+    return `staff-move(#${this.pick} to ${DATES[this.day]} ${hh(this.hour)}${this.resource === null ? '' : `, resource #${this.resource}`})`;
+  }
+}
+
 type Scope = { kind: Kind | null } | { resource: number };
 
 class Close extends Step {
@@ -562,6 +623,7 @@ const commands = [
   pick.map((p) => new Reopen(p)),
   fc.tuple(pick, day, startHour).map(([p, d, h]) => new Move(p, d, h)),
   fc.tuple(pick, day, startHour).map(([p, d, h]) => new Move(p, d, h)),
+  fc.tuple(pick, day, startHour, fc.option(pick, { freq: 2 })).map(([p, d, h, r]) => new StaffMove(p, d, h, r)),
   fc
     .tuple(
       day,

@@ -3,7 +3,7 @@
  * from tomorrow to twelve months ahead. Server-only: the browser receives the window from the
  * server with the page, so date-fns and its time-zone support stay out of the bundle.
  */
-import { addDays, addMonths, format, formatISO, parse } from 'date-fns';
+import { addDays, addMonths, format, parse } from 'date-fns';
 import { TZDate } from '@date-fns/tz';
 import type { DateWindow } from './booking-rules.ts';
 
@@ -38,7 +38,11 @@ export function latestBookingDate(now: Date): string {
 export function slotStartsAt(day: string, time: string): string {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   const [hours, minutes] = time.split(':').map(Number) as [number, number];
-  return formatISO(new TZDate(year, month - 1, date, hours, minutes, BUSINESS_TIME_ZONE));
+  // The offset is what separates the wall time, read as if it were UTC, from its instant.
+  const offset = (Date.UTC(year, month - 1, date, hours, minutes) - aucklandInstant(day, time)) / 60_000;
+  const sign = offset < 0 ? '-' : '+';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${day}T${pad(hours)}:${pad(minutes)}:00${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
 }
 
 /**
@@ -68,8 +72,11 @@ export function aucklandInstant(day: string, time: string): number {
 
 /** The wall-clock time (HH:mm) of an instant in Auckland. */
 export function aucklandTime(instant: number | Date): string {
-  return format(new TZDate(typeof instant === 'number' ? instant : instant.getTime(), BUSINESS_TIME_ZONE), 'HH:mm');
+  return CLOCK.format(instant);
 }
+
+/** Auckland's wall clock through the platform's time-zone rules, made once (formatting with it is cheap; making it is not). */
+const CLOCK = new Intl.DateTimeFormat('en-GB', { timeZone: BUSINESS_TIME_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 /** The wall-clock time of an instant in Auckland for people: '5:00 pm'. */
 export function aucklandClockText(instant: number | Date): string {
