@@ -103,6 +103,8 @@ CREATE INDEX bookings_unassigned_idx ON bookings (starts_at) WHERE resource_id I
 -- hold none. This flag marks the ones still to try, so that the assignment happens once.
 ALTER TABLE bookings ADD COLUMN awaiting_first_placement boolean NOT NULL DEFAULT false;
 UPDATE bookings SET awaiting_first_placement = true;
+-- Every start asks for them: an empty index once they are placed, not a scan of every booking.
+CREATE INDEX bookings_awaiting_first_placement_idx ON bookings (created_at, id) WHERE awaiting_first_placement;
 
 -- Closures become intervals: a whole date, or a from-to range of hours on it (one hour is a
 -- range of one), for every resource of one kind, for both kinds, or for one resource.
