@@ -11,6 +11,7 @@ import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { testNow } from './support/payloads.ts';
 import { pgliteSnapshot } from './support/pglite-snapshot.ts';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -75,6 +76,19 @@ export async function createServerDatabase(t: Test): Promise<string> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * A database of its own on the PostgreSQL server, reached through a TCP proxy that the test can
+ * cut and restore to play an outage without touching the real server.
+ */
+export async function proxiedServerDatabase(t: Test): Promise<{ url: string; proxy: TcpProxy }> {
+  const direct = new URL(await createServerDatabase(t));
+  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  t.teardown(() => proxy.close());
+  const viaProxy = new URL(direct);
+  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  return { url: viaProxy.toString(), proxy };
 }
 
 let passwordHash: Promise<string> | undefined;

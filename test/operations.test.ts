@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import t from 'tap';
-import { buildTestApp, createServerDatabase, login } from './helper.ts';
-import { startTcpProxy } from './support/tcp-proxy.ts';
+import { buildTestApp, login, proxiedServerDatabase } from './helper.ts';
 import { originalClientPayload } from './support/payloads.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
@@ -66,12 +65,8 @@ t.test('the OpenAPI document is generated from the schemas', async (t) => {
 });
 
 t.test('while PostgreSQL is unreachable the server stays up, answers 503 fast, and recovers by itself', { skip: serverUrl ? false : 'needs a PostgreSQL server: set TEST_DATABASE_URL' }, async (t) => {
-  const direct = new URL(await createServerDatabase(t));
-  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-  t.teardown(() => proxy.close());
-  const viaProxy = new URL(direct);
-  viaProxy.host = `127.0.0.1:${proxy.port}`;
-  const app = await buildTestApp(t, { env: { DATABASE_URL: viaProxy.toString(), DB_CONNECT_TIMEOUT_MS: '1000' } });
+  const { url, proxy } = await proxiedServerDatabase(t);
+  const app = await buildTestApp(t, { env: { DATABASE_URL: url, DB_CONNECT_TIMEOUT_MS: '1000' } });
   const book = (time: string) => app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ time }) });
 
   t.equal((await book('07:00')).statusCode, 201);
@@ -99,13 +94,9 @@ t.test('while PostgreSQL is unreachable the server stays up, answers 503 fast, a
 });
 
 t.test('started while PostgreSQL is unreachable, it serves 503 and finishes start-up when the database comes', { skip: serverUrl ? false : 'needs a PostgreSQL server: set TEST_DATABASE_URL' }, async (t) => {
-  const direct = new URL(await createServerDatabase(t));
-  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-  t.teardown(() => proxy.close());
+  const { url, proxy } = await proxiedServerDatabase(t);
   await proxy.cut();
-  const viaProxy = new URL(direct);
-  viaProxy.host = `127.0.0.1:${proxy.port}`;
-  const app = await buildTestApp(t, { env: { DATABASE_URL: viaProxy.toString(), DB_CONNECT_TIMEOUT_MS: '1000' } });
+  const app = await buildTestApp(t, { env: { DATABASE_URL: url, DB_CONNECT_TIMEOUT_MS: '1000' } });
 
   t.equal((await app.inject('/healthz')).statusCode, 200);
   const early = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload() });

@@ -86,7 +86,9 @@ function composeFor(event: BookingMailEvent, booking: Booking, context: MailCont
       ].filter((m): m is Composed => m !== undefined);
     case 'confirmed':
       // A booking cancelled and then reopened lost its reminder; confirming it gives it one again.
-      return [customer('booking-confirmed', booking, context, manageLink), needsReminder ? reminder(booking, context, manageLink) : undefined].filter(
+      // The invitation again, now STATUS:CONFIRMED: the same UID and a higher SEQUENCE update the
+      // tentative entry the customer's calendar holds (or put it back after a cancellation).
+      return [customer('booking-confirmed', booking, context, manageLink, 'REQUEST'), needsReminder ? reminder(booking, context, manageLink) : undefined].filter(
         (m): m is Composed => m !== undefined,
       );
     case 'cancelled':

@@ -64,7 +64,10 @@ function intro(kind: CustomerMessageKind, booking: Booking): { heading: string; 
         paragraphs: [hello, `We have your booking for ${when}. We will confirm it shortly. The calendar invitation is attached.`],
       };
     case 'booking-confirmed':
-      return { heading: `Your booking ${booking.reference} is confirmed`, paragraphs: [hello, `We have confirmed your booking for ${when}. See you then!`] };
+      return {
+        heading: `Your booking ${booking.reference} is confirmed`,
+        paragraphs: [hello, `We have confirmed your booking for ${when}. The updated calendar invitation is attached. See you then!`],
+      };
     case 'booking-cancelled':
       return {
         heading: `Your booking ${booking.reference} is cancelled`,

@@ -44,7 +44,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       // Public and never rate-limited like a form: the wizard asks on every date change.
       config: { public: true },
       schema: {
+        operationId: 'getAvailability',
         summary: "A date's start times for a job, with the vans or bays free for the whole of it",
+        security: [],
         tags: ['public'],
         querystring: Type.Object({ date: DateParam('The date'), ...JobParams }, { additionalProperties: false }),
         response: {
@@ -70,7 +72,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { public: true },
       schema: {
+        operationId: 'getAvailabilityDays',
         summary: 'For each date of a range, the number of starts at which a job fits (the date picker)',
+        security: [],
         tags: ['public'],
         querystring: Type.Object({ from: DateParam('The first date'), to: DateParam(`The last date, at most ${SUMMARY_MAX_DAYS} days from the first`), ...JobParams }, { additionalProperties: false }),
         response: {

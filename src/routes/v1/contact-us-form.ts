@@ -24,7 +24,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { public: true, limit: 'contact' },
       schema: {
+        operationId: 'sendContactMessage',
         summary: 'Send a message to the business',
+        security: [],
         tags: ['public'],
         headers: IdempotencyHeaders,
         body: ContactBody,

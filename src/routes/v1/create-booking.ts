@@ -48,7 +48,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { public: true, limit: 'booking' },
       schema: {
+        operationId: 'createBooking',
         summary: 'Book a service',
+        security: [],
         tags: ['public'],
         headers: IdempotencyHeaders,
         body: CreateBookingBody,

@@ -4,6 +4,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
+import apiDocs from '../../plugins/external/swagger-ui.ts';
 import availability from './availability.ts';
 import contactUsForm from './contact-us-form.ts';
 import createBooking from './create-booking.ts';
@@ -20,7 +21,10 @@ const v1Routes: FastifyPluginAsync = async (app) => {
       throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type: send application/json');
     }
   });
-  app.addHook('preHandler', async () => app.database.assertReady());
+  // The API reference (/v1/docs) is static and answers without the database.
+  app.addHook('preHandler', async (request) => {
+    if (!request.routeOptions.config.apiDocs) app.database.assertReady();
+  });
 
   await app.register(availability);
   await app.register(contactUsForm);
@@ -29,6 +33,8 @@ const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(login);
   await app.register(logout);
   await app.register(staffRoutes);
+  // The browsable API reference, /v1/docs (Swagger UI served from npm, under the site's CSP).
+  await app.register(apiDocs, { indexPrefix: '/v1' });
 };
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {

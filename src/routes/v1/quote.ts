@@ -16,7 +16,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { public: true, limit: 'quote' },
       schema: {
+        operationId: 'createQuote',
         summary: 'Price a booking',
+        security: [],
         description:
           'Takes the create-booking payload; only the service choice is required (service, vehicleType or selectedVehicleType, and coatingType for Ceramic Coating). ' +
           'With an e-mail address, the 15% first-service discount applies when that address (trimmed, case-insensitive) has no booking that is not cancelled.',

@@ -8,7 +8,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/auth/logout',
     {
       config: { public: true, limit: 'logout' },
-      schema: { summary: 'Sign out', tags: ['staff'], response: { 204: Type.Null(), ...errorResponses } },
+      schema: { operationId: 'logout', security: [], summary: 'Sign out', tags: ['staff'], response: { 204: Type.Null(), ...errorResponses } },
     },
     async (request, reply) => {
       await app.staffAuth.logout(request, reply);

@@ -13,6 +13,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/bookings/:id/move',
     {
       schema: {
+        operationId: 'moveBooking',
         summary: 'Move a job to another time and/or van or bay (compare-and-set on its version)',
         description:
           'Any date from today to 12 months ahead. Without resourceId the schedule chooses the van or bay; a job that holds none can be given one at its own time. Refusals are 409 with the reason (full, closed, outside the hours, ends after closing, that van or bay busy).',

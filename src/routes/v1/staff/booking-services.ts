@@ -9,6 +9,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/bookings/services',
     {
       schema: {
+        operationId: 'listBookingServices',
         summary: 'The services that appear in the bookings',
         tags: ['staff'],
         response: { 200: Type.Object({ data: Type.Array(Type.String()) }), ...staffErrorResponses },

@@ -14,6 +14,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/bookings/:id/status',
     {
       schema: {
+        operationId: 'changeBookingStatus',
         summary: "Change a booking's status (compare-and-set on its version)",
         tags: ['staff'],
         params: IdParams,

@@ -9,6 +9,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/bookings/:id',
     {
       schema: {
+        operationId: 'getBooking',
         summary: 'One booking and its status history',
         tags: ['staff'],
         params: IdParams,

@@ -53,6 +53,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/bookings/export.csv',
     {
       schema: {
+        operationId: 'exportBookings',
         summary: 'The filtered bookings as CSV',
         tags: ['staff'],
         querystring: BookingFiltersQuery,

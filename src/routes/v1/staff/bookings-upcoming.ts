@@ -10,6 +10,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/bookings/upcoming',
     {
       schema: {
+        operationId: 'listUpcomingBookings',
         summary: 'Bookings by appointment for today, tomorrow or the next seven days',
         tags: ['staff'],
         querystring: Type.Object({ range: Type.Optional(Type.Union(UPCOMING_RANGES.map((r) => Type.Literal(r)), { default: 'today' })) }, { additionalProperties: false }),

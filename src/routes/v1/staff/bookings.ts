@@ -40,6 +40,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/bookings',
     {
       schema: {
+        operationId: 'listBookings',
         summary: 'Search, filter and page through bookings',
         tags: ['staff'],
         querystring: ListQuery,

@@ -17,6 +17,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/closures',
     {
       schema: {
+        operationId: 'listClosures',
         summary: 'Closed dates and slots in a range of dates, in schedule order',
         tags: ['staff'],
         querystring: Type.Object(
@@ -48,6 +49,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/closures',
     {
       schema: {
+        operationId: 'createClosure',
         summary: 'Close a whole date, one hour or a range of hours, for both kinds, one kind or one van or bay',
         tags: ['staff'],
         body: Type.Object(
@@ -94,6 +96,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/closures/:id',
     {
       schema: {
+        operationId: 'deleteClosure',
         summary: 'Reopen a closed date or slot',
         tags: ['staff'],
         params: IdParams,

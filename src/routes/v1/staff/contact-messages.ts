@@ -10,6 +10,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/contact-messages',
     {
       schema: {
+        operationId: 'listContactMessages',
         summary: 'Messages from the contact form, newest first',
         tags: ['staff'],
         querystring: Type.Object(
@@ -36,6 +37,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/contact-messages/:id/read',
     {
       schema: {
+        operationId: 'markContactMessageRead',
         summary: 'Mark a message read or unread',
         tags: ['staff'],
         params: IdParams,

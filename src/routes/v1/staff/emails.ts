@@ -21,6 +21,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/emails',
     {
       schema: {
+        operationId: 'listEmails',
         summary: 'E-mails of the outbox, newest first',
         tags: ['staff'],
         querystring: Type.Object(
@@ -44,6 +45,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/emails/:id',
     {
       schema: {
+        operationId: 'getEmail',
         summary: 'One e-mail: its headers, plain text and invitation',
         tags: ['staff'],
         params: IdParams,
@@ -65,6 +67,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/emails/:id/html',
     {
       schema: {
+        operationId: 'getEmailHtml',
         summary: 'The HTML part of one e-mail, for a sandboxed preview',
         tags: ['staff'],
         params: IdParams,
@@ -82,6 +85,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/emails/:id/resend',
     {
       schema: {
+        operationId: 'resendEmail',
         summary: 'Send a failed e-mail again (once, however many clicks)',
         tags: ['staff'],
         params: IdParams,

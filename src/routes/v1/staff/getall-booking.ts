@@ -10,6 +10,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/getall-booking',
     {
       schema: {
+        operationId: 'listAllBookings',
         summary: 'List every booking, newest first',
         tags: ['staff'],
         response: { 200: Type.Object({ data: Type.Array(BookingSchema) }), 401: ErrorSchema, ...errorResponses },

@@ -14,6 +14,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/resources',
     {
       schema: {
+        operationId: 'listResources',
         summary: 'The vans and bays, active or not, in schedule order',
         tags: ['staff'],
         response: { 200: Type.Object({ data: Type.Array(ResourceSchema) }), ...staffErrorResponses },
@@ -26,6 +27,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/resources',
     {
       schema: {
+        operationId: 'createResource',
         summary: 'Add a van (onsite) or a bay (dropoff), at the end of the order',
         tags: ['staff'],
         body: Type.Object(
@@ -49,6 +51,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/resources/:id',
     {
       schema: {
+        operationId: 'updateResource',
         summary: 'Rename, reorder, deactivate or reactivate a van or bay',
         description: 'Deactivating one that holds jobs from today on is refused (409) with those jobs in `bookings`; move them first.',
         tags: ['staff'],

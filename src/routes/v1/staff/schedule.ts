@@ -15,6 +15,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/schedule',
     {
       schema: {
+        operationId: 'getSchedule',
         summary: 'One day of the schedule: a lane per van or bay, and the jobs that need one',
         description: `\`unassigned\` lists at most ${UNASSIGNED_LIMIT} jobs, from today on, whatever the date asked.`,
         tags: ['staff'],
@@ -39,6 +40,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/schedule/week',
     {
       schema: {
+        operationId: 'getScheduleWeek',
         summary: "Seven days from a date: each van's and bay's jobs and booked hours per day",
         tags: ['staff'],
         querystring: Type.Object({ from: Type.Optional(Type.String({ format: 'date', description: 'The first day, YYYY-MM-DD (default: today in Auckland)' })) }, { additionalProperties: false }),

@@ -13,6 +13,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/schedule/weekly-closed-days',
     {
       schema: {
+        operationId: 'getWeeklyClosedDays',
         summary: 'The weekly closed days',
         tags: ['staff'],
         response: { 200: Type.Object({ days: Days }), ...staffErrorResponses },
@@ -25,6 +26,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/schedule/weekly-closed-days',
     {
       schema: {
+        operationId: 'setWeeklyClosedDays',
         summary: 'Set the weekly closed days (an empty list opens every day)',
         tags: ['staff'],
         body: Type.Object({ days: Days }, { additionalProperties: false }),

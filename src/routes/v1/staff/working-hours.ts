@@ -35,6 +35,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/working-hours',
     {
       schema: {
+        operationId: 'getWorkingHours',
         summary: 'The working hours of each kind of job per weekday, and the travel buffer',
         tags: ['staff'],
         response: { 200: WorkingHoursSchema, ...staffErrorResponses },
@@ -47,6 +48,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/working-hours/:kind',
     {
       schema: {
+        operationId: 'setWorkingHours',
         summary: "Set a kind's week of working hours",
         description: 'Bookings already placed keep their place; the ones from today on now outside the hours are answered in `outside`.',
         tags: ['staff'],
@@ -72,6 +74,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/travel-buffer',
     {
       schema: {
+        operationId: 'setTravelBuffer',
         summary: 'Set the travel buffer of on-site jobs placed from now on',
         tags: ['staff'],
         body: Type.Object({ minutes: Type.Integer({ description: '0 to 240' }) }, { additionalProperties: false }),

@@ -1,0 +1,103 @@
+/**
+ * The rendered pages pass html-validate's `html-validate:standard` rules with no error (issue 25:
+ * "keep what is right today"): every page of the page table (client/routes.ts, what the sitemap
+ * lists), their states reachable by an address (a package chosen, a message sent, a booking
+ * received), the booking wizard's three steps (step 1 by GET, steps 2 and 3 as the no-JavaScript
+ * form posts them), the 404 page, and a booking's manage page in each of its views.
+ */
+import t from 'tap';
+import { HtmlValidate, type Message } from 'html-validate';
+import { MANAGE_PAGE_PATH, PAGES } from '../client/routes.ts';
+import { manageLinkFor } from '../src/services/manage-link.ts';
+import { weekdayOf } from '../src/domain/availability.ts';
+import { buildTestApp } from './helper.ts';
+import { inDays, originalClientPayload } from './support/payloads.ts';
+
+// The standard preset as it is: no rule needed turning off for React's server output.
+const validator = new HtmlValidate({ extends: ['html-validate:standard'] });
+const hydrationState = (html: string) => JSON.parse(/<script type="application\/json" id="__DATA__">([\s\S]*?)<\/script>/.exec(html)![1]!).state;
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:80' };
+
+/** The first weekday (Monday to Friday) at least `n` days ahead: drop-off bays work 08:00-18:00 then. */
+function weekday(n: number): string {
+  for (; ; n++) if (!['saturday', 'sunday'].includes(weekdayOf(inDays(n)))) return inDays(n);
+}
+
+function describe(messages: Message[]): string[] {
+  return messages.map((m) => `${m.ruleId} ${m.line}:${m.column} ${m.selector ?? ''}: ${m.message}`);
+}
+
+t.test('the validator finds errors where there are some', async (t) => {
+  const report = await validator.validateString(
+    '<!DOCTYPE html><html lang="en"><head><title>x</title></head><body><span><div>x</div></span><input id="a"><input id="a"></body></html>',
+  );
+  t.same(
+    report.results.flatMap((r) => r.messages).map((m) => m.ruleId),
+    ['element-permitted-content', 'no-dup-id'],
+    'a block in a phrasing element, a duplicate id',
+  );
+});
+
+t.test('every public page and the manage page pass html-validate:standard', async (t) => {
+  const app = await buildTestApp(t);
+  const pages: { name: string; status: number; html: string }[] = [];
+  const get = async (url: string, status = 200) => {
+    const res = await app.inject(url);
+    t.equal(res.statusCode, status, `GET ${url}`);
+    t.match(res.headers['content-type'], /^text\/html/, `GET ${url} is HTML`);
+    pages.push({ name: `GET ${url}`, status: res.statusCode, html: res.body });
+    return res;
+  };
+  const post = async (url: string, fields: Record<string, string>, status = 200) => {
+    const res = await app.inject({ method: 'POST', url, payload: form(fields), headers: FORM_HEADERS });
+    t.equal(res.statusCode, status, `POST ${url} ${fields.step ? `step ${fields.step}` : ''}`);
+    pages.push({ name: `POST ${url} ${JSON.stringify(fields).slice(0, 80)}`, status: res.statusCode, html: res.body });
+    return res;
+  };
+
+  // Every page of the page table (what /sitemap and sitemap.xml list), the manage page apart.
+  for (const page of PAGES) if (page.path !== MANAGE_PAGE_PATH) await get(page.path);
+  const sitemap = (await app.inject('/sitemap')).body;
+  for (const [, path] of sitemap.matchAll(/<a [^>]*href="(\/[^"#?]*)"/g)) {
+    if (!pages.some((p) => p.name === `GET ${path}`)) await get(path!);
+  }
+  // States an address reaches.
+  await get('/?booking=received');
+  await get('/contact?sent=1');
+  await get('/booking?package=quick-clean');
+  await get('/no-such-page', 404);
+  await get('/services/no-such-service', 404);
+
+  // The wizard without JavaScript: step 1 posted shows step 2, step 2 shows step 3; and a step with errors.
+  const date = weekday(5);
+  const job = { service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm' };
+  const step = (html: string) => hydrationState(html).step as number;
+  t.equal(step((await get('/booking')).body), 1, 'GET /booking: step 1');
+  t.equal(step((await post('/booking', { ...job, step: '1', action: 'next' })).body), 2, 'step 2');
+  t.equal(step((await post('/booking', { ...job, serviceType: 'dropoff', date, step: '1', action: 'next' })).body), 2, 'step 2 with a date and its times');
+  t.equal(step((await post('/booking', { ...job, serviceType: 'dropoff', date, time: '10:00', step: '2', action: 'next' })).body), 3, 'step 3');
+  t.equal(step((await post('/booking', { ...job, serviceType: 'dropoff', date, time: '10:00', step: '3', action: 'back' })).body), 2, 'back to step 2');
+  t.equal(step((await post('/booking', { step: '1', action: 'next' }, 400)).body), 1, 'step 1 with its messages');
+  t.equal(step((await post('/booking', { ...job, serviceType: 'onsite', date, step: '2', action: 'next' }, 400)).body), 2, 'step 2 with its messages');
+  const details = { ...job, serviceType: 'dropoff', date, time: '10:00', name: 'A', email: 'not-an-address', phone: '1', step: '3', action: 'next' };
+  t.equal(step((await post('/booking', details, 400)).body), 3, 'step 3 with its messages');
+
+  // A booking's manage page, from a booking made through the API.
+  const res = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ date: weekday(10), time: '10:00' }) });
+  t.equal(res.statusCode, 201, 'a booking');
+  const path = new URL((await manageLinkFor(app.db, res.json().id, 'https://valet.example.nz'))!).pathname;
+  await get(path);
+  await get(`${path}?done=moved`);
+  await get(`${path}/cancel`);
+  await get(`${path}/move`);
+  await get(`${path}/move?date=${weekday(12)}`);
+
+  t.ok(pages.length >= 30, `${pages.length} pages rendered`);
+  for (const page of pages) {
+    const report = await validator.validateString(page.html, page.name);
+    const errors = report.results.flatMap((r) => r.messages).filter((m) => m.severity === 2);
+    t.same(describe(errors), [], `${page.name} (${page.status}): no html-validate error`);
+  }
+});
