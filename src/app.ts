@@ -61,6 +61,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Fastify's two lines per request are replaced by one access line (src/plugins/app/access-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
+    // A client gets REQUEST_TIMEOUT_SECONDS to send its whole request (408 after it) and a socket
+    // silent that long is closed: without them a slow body holds a connection for ever, and the
+    // default compose publishes this port with no proxy in front. 0 is Fastify's "no limit".
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs,
     // Passed as it is: a number is Fastify's hop count (the address that many hops back along
     // X-Forwarded-For), so a client cannot pick its own address by adding entries in front.
     trustProxy: config.trustProxy,

@@ -5,14 +5,16 @@
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { DEFAULT_BUSINESS, type BusinessInfo } from './domain/business.ts';
-import { EMAIL_PATTERN } from './domain/text-rules.ts';
+import { EMAIL_SYNTAX_PATTERN } from './domain/text-rules.ts';
 import { meetsOwaspMinimum, passwordProblem } from './password-policy.ts';
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 });
 const Positive = Type.Integer({ minimum: 1 });
 const NonEmpty = Type.String({ minLength: 1 });
 const Url = Type.String({ pattern: '^https?://[^\\s]+$' });
-const Email = Type.String({ pattern: EMAIL_PATTERN.source });
+// The business's own addresses: the relay it is given may deliver to a name on its own network
+// (staff@office.internal), so only the shape is checked, not EMAIL_PATTERN's "for people" rules.
+const Email = Type.String({ pattern: EMAIL_SYNTAX_PATTERN.source });
 
 /** Every variable the application reads; README's configuration table mirrors this list. */
 export const EnvSchema = Type.Object({
@@ -38,6 +40,8 @@ export const EnvSchema = Type.Object({
   BOOKING_SLOT_CAPACITY: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
   TRUST_PROXY: Type.String({ default: 'false' }),
   BODY_LIMIT_BYTES: Type.Union([Type.Integer({ minimum: 1024, maximum: 1048576 })], { default: 16384 }),
+  /** Time a client has to send a whole request, and the longest silence on a connection; 0 turns both off. */
+  REQUEST_TIMEOUT_SECONDS: Type.Union([Type.Integer({ minimum: 0, maximum: 3600 })], { default: 30 }),
   RATE_LIMIT_FORMS_MAX: Type.Union([Positive], { default: 10 }),
   RATE_LIMIT_QUOTE_MAX: Type.Union([Positive], { default: 60 }),
   RATE_LIMIT_LOGIN_MAX: Type.Union([Positive], { default: 5 }),
@@ -99,6 +103,12 @@ export interface Config {
   /** false, true (trust every peer: only when nothing but the proxy can reach the app), or addresses/CIDRs. */
   trustProxy: boolean | string;
   bodyLimit: number;
+  /**
+   * REQUEST_TIMEOUT_SECONDS in milliseconds: Fastify's requestTimeout (the whole request must
+   * arrive within it, else 408) and connectionTimeout (a socket silent that long is closed), so
+   * that a client sending a body byte by byte cannot hold a connection. 0: no limit (Fastify's default).
+   */
+  requestTimeoutMs: number;
   rateLimit: { formsMax: number; quoteMax: number; loginMax: number; windowMs: number; bookingsPerDay: number; loginFailuresMax: number };
   /** Redis for the rate-limit counters, shared by every instance; in-process counters when absent. */
   redisUrl: string | undefined;
@@ -199,6 +209,7 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
         : { onsite: env.BOOKING_SLOT_CAPACITY, dropoff: env.BOOKING_SLOT_CAPACITY },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     bodyLimit: env.BODY_LIMIT_BYTES,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
     rateLimit: {
       formsMax: env.RATE_LIMIT_FORMS_MAX,
       quoteMax: env.RATE_LIMIT_QUOTE_MAX,

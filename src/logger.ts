@@ -34,14 +34,51 @@ export const REDACT_PATHS = [
   '*.password',
 ];
 
-/** A manage page's address carries the booking's secret token; logs show where, never the token. */
+/** Route parameters that are secrets (a manage page's token): a log line names them, never their value. */
+const SECRET_PARAMS = new Set(['token']);
+const ROUTE_PARAM = /:([A-Za-z0-9_]+)/g;
+
+/**
+ * A manage page's address carries the booking's secret token; logs show where, never the token.
+ * This is the text rule, for a path no route answered: it reads the path as the router would
+ * (percent-encoded letters decoded, any case, repeated slashes), so that `/%62ooking/manage/…`
+ * is masked too. A path a route answered is masked by its route (loggedPath).
+ */
 export function withoutSecrets(url: string): string {
-  return url.replace(/(\/booking\/manage\/)[^/?#]+/, '$1[token]');
+  const decoded = url.replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const masked = decoded.replace(/(\/booking\/+manage\/+)[^/?#]+/gi, '$1[token]');
+  return masked === decoded ? url : masked;
 }
 
-interface LoggedRequest {
-  method: string;
+interface RoutedRequest {
   url: string;
+  routeOptions?: { url?: string };
+  params?: unknown;
+}
+
+/**
+ * The request's path for a log line, without its query string (searches and filters can name
+ * customers). When the route that answered has a secret parameter, the line shows the route with
+ * that parameter as `[token]`, whatever the path's text was (`/%62ooking/manage/…` and
+ * `/booking/%6Danage/…` open the same page); otherwise the path, through withoutSecrets.
+ */
+export function loggedPath(request: RoutedRequest): string {
+  const query = request.url.indexOf('?');
+  const path = query === -1 ? request.url : request.url.slice(0, query);
+  const route = request.routeOptions?.url;
+  if (route && [...route.matchAll(ROUTE_PARAM)].some(([, name]) => SECRET_PARAMS.has(name!))) {
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    return route.replace(ROUTE_PARAM, (whole, name: string) => {
+      if (SECRET_PARAMS.has(name)) return `[${name}]`;
+      const value = params[name];
+      return typeof value === 'string' ? withoutSecrets(encodeURIComponent(value)) : whole;
+    });
+  }
+  return withoutSecrets(path);
+}
+
+interface LoggedRequest extends RoutedRequest {
+  method: string;
   host?: string;
   ip?: string;
   socket?: { remotePort?: number };
@@ -52,8 +89,8 @@ export function loggerOptions(level: string): LoggerOptions {
     level,
     redact: { paths: [...new Set(REDACT_PATHS)], censor: '[Redacted]' },
     serializers: {
-      // Fastify's own request serializer, with the URL's secrets taken out.
-      req: (req: LoggedRequest) => ({ method: req.method, url: withoutSecrets(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+      // Fastify's own request serializer, with the URL's query and secrets taken out (by its route, as the access line).
+      req: (req: LoggedRequest) => ({ method: req.method, url: loggedPath(req), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
     },
   };
 }

@@ -6,9 +6,9 @@
  */
 import fp from 'fastify-plugin';
 import pino from 'pino';
-import { withoutSecrets } from '../../logger.ts';
-// The path without its query string: searches and filters can name customers (withoutSecrets then masks a manage page's token).
-import { pathOf } from './render.ts';
+// The path without its query string (searches and filters can name customers), and a manage
+// page's token masked by the route that answered, whatever the path's encoding.
+import { loggedPath } from '../../logger.ts';
 
 export default fp(
   async (app) => {
@@ -20,7 +20,7 @@ export default fp(
     app.addHook('onResponse', (request, reply, done) => {
       const status = reply.statusCode;
       if (status >= minimumStatus) {
-        request.log.info({ method: request.method, path: withoutSecrets(pathOf(request.url)), status, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+        request.log.info({ method: request.method, path: loggedPath(request), status, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
       }
       done();
     });

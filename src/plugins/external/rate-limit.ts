@@ -6,9 +6,14 @@
  * first steps do not write); test/route-table.test.ts fails for a public write that declares none.
  * Page views are never limited.
  *
+ * A client is its address (request.ip: behind a trusted proxy, from X-Forwarded-For), except that
+ * an IPv6 client is its /64: one subscriber or host is given a whole /64 and can use any address
+ * in it, so counting addresses would give it endless budgets (see clientKey).
+ *
  * Counters live in this process, or in Redis when REDIS_URL is set (@fastify/rate-limit's Redis
  * store), so that several instances share one budget.
  */
+import { isIPv4, isIPv6 } from 'node:net';
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
@@ -49,6 +54,41 @@ type Limiter = ReturnType<import('fastify').FastifyInstance['createRateLimit']>;
 
 function tooMany(message: string, seconds: number): AppError {
   return new AppError(429, 'RATE_LIMITED', message, [], { 'retry-after': String(Math.max(1, seconds)) });
+}
+
+/**
+ * The key a client is counted under: an IPv4 address as it is; an IPv6 address by its /64 prefix
+ * (`2001:db8:1:2::/64`), the block one subscriber or host is given; an IPv4-mapped IPv6 address
+ * (`::ffff:192.0.2.7`, what a dual-stack socket reports for an IPv4 peer) as the IPv4 address it
+ * maps. Anything else (no address at all) is used as given.
+ */
+export function clientKey(ip: string): string {
+  if (isIPv4(ip)) return ip;
+  // A zone ("fe80::1%eth0") names the local interface, not the client.
+  const address = ip.split('%')[0]!;
+  if (!isIPv6(address)) return ip;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  }
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted IPv4 part split in two). */
+function ipv6Groups(address: string): number[] {
+  const parse = (part: string): number[] => {
+    if (part === '') return [];
+    const pieces = part.split(':');
+    const last = pieces[pieces.length - 1]!;
+    const tail = last.includes('.') ? (([a, b, c, d]) => [(a! << 8) | b!, (c! << 8) | d!])(last.split('.').map(Number)) : undefined;
+    const head = (tail ? pieces.slice(0, -1) : pieces).map((h) => parseInt(h, 16));
+    return tail ? [...head, ...tail] : head;
+  };
+  const [left, right] = address.split('::') as [string, string | undefined];
+  if (right === undefined) return parse(left);
+  const before = parse(left);
+  const after = parse(right);
+  return [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after];
 }
 
 /** "3 minutes", "1 hour": the wait, for people. */
@@ -94,7 +134,7 @@ export default fp(
       limiters.set(
         name,
         budgets[name].map((budget, index) =>
-          app.createRateLimit({ ...budget, keyGenerator: (request: FastifyRequest) => `${name}:${index}:${request.ip}` }),
+          app.createRateLimit({ ...budget, keyGenerator: (request: FastifyRequest) => `${name}:${index}:${clientKey(request.ip)}` }),
         ),
       );
     }
