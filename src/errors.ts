@@ -2,7 +2,7 @@
  * Errors the application answers with on purpose, each with a code, and the one error shape
  * every /v1 answer uses: `{ message, errors: [{ field, message }] }`.
  */
-import { MESSAGES, type FieldError } from './domain/messages.ts';
+import { SLOT_MESSAGES, type FieldError } from './domain/messages.ts';
 
 export interface ErrorBody {
   message: string;
@@ -85,7 +85,7 @@ export function isOverlapViolation(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === '23P01';
 }
 
-export const placeTaken = () => conflict(MESSAGES.slotTaken, [{ field: 'time', message: MESSAGES.slotTaken }]);
+export const placeTaken = () => conflict(SLOT_MESSAGES.taken, [{ field: 'time', message: SLOT_MESSAGES.taken }]);
 
 export const invalidData = () => new AppError(400, 'INVALID_DATA', 'The request contains a value that cannot be stored');
 

@@ -13,7 +13,7 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { weekdayOf } from '../src/domain/availability.ts';
 import { TIME_SLOTS } from '../src/domain/booking-rules.ts';
-import { MESSAGES } from '../src/domain/messages.ts';
+import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { forEachBackend } from './helper.ts';
 import { inDays, today } from './support/payloads.ts';
 import { scheduleTestApp, type Slot } from './support/schedule.ts';
@@ -141,13 +141,13 @@ forEachBackend(t, async (t, backend) => {
 
     const early = await book({ ...DELUXE_MID, serviceType: 'dropoff', date: wednesday, time: '07:00', name: 'Early Drop' });
     t.equal(early.statusCode, 409, 'a 07:00 drop-off is refused…');
-    t.same(early.json(), { message: MESSAGES.slotOutsideHours, errors: [{ field: 'time', message: MESSAGES.slotOutsideHours }] }, '…with its reason');
+    t.same(early.json(), { message: SLOT_MESSAGES.outsideHours, errors: [{ field: 'time', message: SLOT_MESSAGES.outsideHours }] }, '…with its reason');
     const onSunday = await book({ ...QUICK_SMALL, serviceType: 'dropoff', date: sunday, time: '10:00', name: 'Sunday Drop' });
     t.equal(onSunday.statusCode, 409);
-    t.equal(onSunday.json().message, MESSAGES.slotOutsideHours);
+    t.equal(onSunday.json().message, SLOT_MESSAGES.outsideHours);
     const coating = await book({ service: 'Ceramic Coating', coatingType: 'coat1', vehicleType: 'mid', selectedVehicleType: 'Sedan', date: wednesday, time: '20:00', name: 'Night Coat' });
     t.equal(coating.statusCode, 409, 'an eight-hour coating at 20:00 would end at 04:00');
-    t.same(coating.json(), { message: MESSAGES.slotEndsAfterClosing, errors: [{ field: 'time', message: MESSAGES.slotEndsAfterClosing }] });
+    t.same(coating.json(), { message: SLOT_MESSAGES.endsAfterClosing, errors: [{ field: 'time', message: SLOT_MESSAGES.endsAfterClosing }] });
     t.equal((await app.db.selectFrom('bookings').select('id').where('name', 'in', ['Early Drop', 'Sunday Drop', 'Night Coat']).execute()).length, 0, 'none of them stored');
   });
 
@@ -264,7 +264,7 @@ forEachBackend(t, async (t, backend) => {
     t.match(longer.body, /This service takes about 3½ hours/);
     const late = await postForm({ ...dropoffForm(date, '15:00', DELUXE_MID), step: '2', action: 'next' });
     t.equal(late.statusCode, 400);
-    t.match(hydrationState(late.body), { step: 2, errors: [{ field: 'time', message: MESSAGES.slotEndsAfterClosing }], availability: { durationMinutes: 210 } });
+    t.match(hydrationState(late.body), { step: 2, errors: [{ field: 'time', message: SLOT_MESSAGES.endsAfterClosing }], availability: { durationMinutes: 210 } });
     t.match(late.body, /<option value="15:00" selected="">15:00 – 18:30 — Ends after closing<\/option>/);
 
     const free = await postForm({ ...dropoffForm(date, '15:00'), step: '2', action: 'next' });
@@ -335,7 +335,7 @@ forEachBackend(t, async (t, backend) => {
     checkDay(await availability('2027-04-04'), '2027-04-04', '+12:00');
     const tooLate = await book({ date: '2027-04-04', time: '20:00' });
     t.equal(tooLate.statusCode, 409, 'a Deluxe Clean at 20:00 would end at 23:30');
-    t.equal(tooLate.json().message, MESSAGES.slotEndsAfterClosing);
+    t.equal(tooLate.json().message, SLOT_MESSAGES.endsAfterClosing);
     t.equal((await book({ ...QUICK_SMALL, date: '2027-04-04', time: '20:00' })).statusCode, 201, 'a one-hour job ends at 21:00, closing time');
     t.same(await instants('2027-04-04'), [['20:00', '2027-04-04T08:00:00.000Z', '2027-04-04T09:00:00.000Z']]);
     t.match((await availability('2027-04-04')).at(-1), { time: '20:00', remaining: 1 }, 'one van left; no bay on a Sunday');

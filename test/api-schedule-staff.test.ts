@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { weekdayOf } from '../src/domain/availability.ts';
-import { MESSAGES } from '../src/domain/messages.ts';
+import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { RESOURCE_BUSY_MESSAGE } from '../src/services/scheduling.service.ts';
 import { RESOURCE_MESSAGES } from '../src/services/resources.service.ts';
 import { SCHEDULE_MESSAGES } from '../src/services/staff-schedule.service.ts';
@@ -268,7 +268,7 @@ forEachBackend(t, async (t, backend) => {
     const deluxe = (await book({ service: 'Deluxe Clean', vehicleType: 'mid', selectedVehicleType: 'mid', date, time: '14:00', name: 'Long Job', email: 'd@example.com' })).json().booking;
     const closing = await move(deluxe._id, { version: 1, date, time: '19:00' });
     t.equal(closing.statusCode, 409);
-    t.equal(closing.json().message, MESSAGES.slotEndsAfterClosing);
+    t.equal(closing.json().message, SLOT_MESSAGES.endsAfterClosing);
     const closure = (await staff('POST', '/v1/closures', { date: inDays(16), reason: 'Holiday' })).json();
     t.equal((await move(deluxe._id, { version: 1, date: inDays(16), time: '09:00' })).json().message, MESSAGES.slotClosed);
     await staff('DELETE', `/v1/closures/${closure.id}`);

@@ -7,9 +7,10 @@
 import t from 'tap';
 import { slotLabel, unavailableMessage, weekdayOf, withSlotError, type SlotState } from '../src/domain/availability.ts';
 import { aucklandInstant, slotStartsAt } from '../src/domain/booking-dates.ts';
-import { PACKAGES, SHORTEST_DURATION_MINUTES, durationFor, durationText } from '../src/domain/catalogue.ts';
+import { PACKAGES, durationFor, durationText } from '../src/domain/catalogue.ts';
+import { SHORTEST_DURATION_MINUTES } from '../src/services/scheduling.service.ts';
 import { validateClosure } from '../src/domain/closure-rules.ts';
-import { MESSAGES } from '../src/domain/messages.ts';
+import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { combineFits, fitJob, freeLanes, type KindDay, type ResourceLane } from '../src/domain/scheduling.ts';
 
 const MINUTE = 60_000;
@@ -122,14 +123,14 @@ t.test('the wizard says why in words, with the end of each time, and puts the me
   t.equal(slotLabel(slot('09:00', '10:00', 'outside-window')), '09:00 – 10:00 — Unavailable');
   t.equal(unavailableMessage('full'), MESSAGES.slotFull);
   t.equal(unavailableMessage('closed'), MESSAGES.slotClosed);
-  t.equal(unavailableMessage('outside-hours'), MESSAGES.slotOutsideHours);
-  t.equal(unavailableMessage('ends-after-closing'), MESSAGES.slotEndsAfterClosing);
+  t.equal(unavailableMessage('outside-hours'), SLOT_MESSAGES.outsideHours);
+  t.equal(unavailableMessage('ends-after-closing'), SLOT_MESSAGES.endsAfterClosing);
   t.equal(unavailableMessage('outside-window'), MESSAGES.datePast);
 
   t.same(withSlotError([], slots, '09:00'), [{ field: 'time', message: MESSAGES.slotFull }]);
   t.same(withSlotError([], slots, '10:00'), [{ field: 'time', message: MESSAGES.slotClosed }]);
-  t.same(withSlotError([], slots, '07:00'), [{ field: 'time', message: MESSAGES.slotOutsideHours }]);
-  t.same(withSlotError([], slots, '15:00'), [{ field: 'time', message: MESSAGES.slotEndsAfterClosing }]);
+  t.same(withSlotError([], slots, '07:00'), [{ field: 'time', message: SLOT_MESSAGES.outsideHours }]);
+  t.same(withSlotError([], slots, '15:00'), [{ field: 'time', message: SLOT_MESSAGES.endsAfterClosing }]);
   t.same(withSlotError([], slots, '11:00'), []);
   t.same(withSlotError([], null, '09:00'), [], 'times not known yet: the server decides');
   const dateError = { field: 'date', message: 'd' };

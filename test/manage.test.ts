@@ -10,7 +10,7 @@ import t from 'tap';
 import { weekdayOf } from '../src/domain/availability.ts';
 import { aucklandInstant, slotStartsAt } from '../src/domain/booking-dates.ts';
 import { MANAGE_MESSAGES } from '../src/domain/manage-rules.ts';
-import { MESSAGES } from '../src/domain/messages.ts';
+import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { manageLinkFor } from '../src/services/manage-link.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { bookingRow, inDays, originalClientPayload, testNow } from './support/payloads.ts';
@@ -194,7 +194,7 @@ forEachBackend(t, async (t, backend) => {
     t.match(hydrationState(overlapping.body), { view: 'move', move: { time: '11:00', errors: [{ field: 'time', message: MESSAGES.slotFull }] } });
     const late = await post(`${path}/move`, { version: '1', date: inDays(11), time: '19:00' });
     t.equal(late.statusCode, 409);
-    t.match(late.body, MESSAGES.slotEndsAfterClosing);
+    t.match(late.body, SLOT_MESSAGES.endsAfterClosing);
 
     const asked = await post(`${path}/move`, { version: '1', date: inDays(11), time: '14:00' });
     t.equal(asked.statusCode, 200);

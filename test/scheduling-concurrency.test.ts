@@ -13,7 +13,7 @@ import t, { type Test } from 'tap';
 import type { App } from '../src/app.ts';
 import type { Database } from '../src/db/database.ts';
 import { durationFor } from '../src/domain/catalogue.ts';
-import { MESSAGES } from '../src/domain/messages.ts';
+import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { ResourceHoldsJobsError, changeResource } from '../src/services/resources.service.ts';
 import { buildTestApp, createServerDatabase, forEachBackend, login } from './helper.ts';
 import { bookingRow, inDays, originalClientPayload, testNow } from './support/payloads.ts';
@@ -34,7 +34,7 @@ const JOBS = [
 const STARTS = ['07:00', '08:00', '09:00', '10:00', '11:00', '12:00', '13:00'];
 
 /** What a refused booking may be told: a reason the job does not fit, or that the time was just taken. */
-const REFUSALS: readonly string[] = [MESSAGES.slotFull, MESSAGES.slotTaken, MESSAGES.slotClosed, MESSAGES.slotOutsideHours, MESSAGES.slotEndsAfterClosing];
+const REFUSALS: readonly string[] = [MESSAGES.slotFull, SLOT_MESSAGES.taken, MESSAGES.slotClosed, SLOT_MESSAGES.outsideHours, SLOT_MESSAGES.endsAfterClosing];
 
 function racers(date: string, tag: string) {
   return Array.from({ length: 60 }, (_, i) => {

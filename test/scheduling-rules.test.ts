@@ -11,7 +11,7 @@ import t from 'tap';
 import type { App } from '../src/app.ts';
 import { weekdayOf } from '../src/domain/availability.ts';
 import { addDaysToDay } from '../src/domain/booking-dates.ts';
-import { MESSAGES } from '../src/domain/messages.ts';
+import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { seedResources } from '../src/services/resources.service.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { bookingRow, inDays, originalClientPayload } from './support/payloads.ts';
@@ -97,10 +97,10 @@ forEachBackend(t, async (t, backend) => {
     const date = inDays(5);
     const late = await book(app, { ...CERAMIC_1Y, date, time: '20:00' });
     t.equal(late.statusCode, 409);
-    t.equal(late.json().message, MESSAGES.slotEndsAfterClosing);
+    t.equal(late.json().message, SLOT_MESSAGES.endsAfterClosing);
     const threeYears = await book(app, { ...CERAMIC_3Y, date, time: '14:00' });
     t.equal(threeYears.statusCode, 409, 'eight hours from 14:00 end at 22:00, after 21:00');
-    t.equal(threeYears.json().message, MESSAGES.slotEndsAfterClosing);
+    t.equal(threeYears.json().message, SLOT_MESSAGES.endsAfterClosing);
     const atClosing = await book(app, { ...CERAMIC_3Y, date, time: '13:00' });
     t.equal(atClosing.statusCode, 201, 'eight hours from 13:00 end at 21:00, closing time (the buffer may run past)');
     const place = await placeOf(app, atClosing.json().id);
@@ -124,11 +124,11 @@ forEachBackend(t, async (t, backend) => {
     ] as const) {
       const res = await dropoff(date, time);
       t.equal(res.statusCode, 409, `${date} ${time}: ${why}`);
-      t.equal(res.json().message, MESSAGES.slotOutsideHours, 'outside the hours');
+      t.equal(res.json().message, SLOT_MESSAGES.outsideHours, 'outside the hours');
     }
     const tooLong = await dropoff(monday, '16:00', DELUXE_SUV);
     t.equal(tooLong.statusCode, 409, 'four hours from 16:00 end after 18:00');
-    t.equal(tooLong.json().message, MESSAGES.slotEndsAfterClosing);
+    t.equal(tooLong.json().message, SLOT_MESSAGES.endsAfterClosing);
     t.equal((await dropoff(monday, '08:00')).statusCode, 201, 'weekday opening');
     t.equal((await dropoff(monday, '17:00')).statusCode, 201, 'one hour before the weekday closing');
     t.equal((await dropoff(saturday, '09:00')).statusCode, 201, 'Saturday opening');
@@ -167,7 +167,7 @@ forEachBackend(t, async (t, backend) => {
     // The hours are wall time on these days too: eight hours from 14:00 end at 22:00.
     const tooLate = await book(app, { ...CERAMIC_3Y, date: '2027-04-04', time: '14:00' });
     t.equal(tooLate.statusCode, 409, 'and 14:00 ends after closing on that day too');
-    t.equal(tooLate.json().message, MESSAGES.slotEndsAfterClosing);
+    t.equal(tooLate.json().message, SLOT_MESSAGES.endsAfterClosing);
   });
 
   t.test('back-to-back jobs, the next starting exactly when the one before ends plus its buffer, both fit on one van or bay', async (t) => {

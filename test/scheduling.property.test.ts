@@ -26,7 +26,7 @@ import type { App } from '../src/app.ts';
 import { weekdayOf } from '../src/domain/availability.ts';
 import { addDaysToDay, aucklandInstant } from '../src/domain/booking-dates.ts';
 import { CERAMIC_SIZES, COATING_TYPES, PACKAGES, VEHICLE_TYPES, durationFor } from '../src/domain/catalogue.ts';
-import { MESSAGES } from '../src/domain/messages.ts';
+import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { WEEKDAYS } from '../src/domain/schedule.ts';
 import { moveByCustomer } from '../src/services/manage-booking.service.ts';
 import { deriveManageLink, manageKey } from '../src/services/manage-link.ts';
@@ -46,8 +46,8 @@ type Kind = 'onsite' | 'dropoff';
 type Reason = 'closed' | 'outside-hours' | 'ends-after-closing' | 'full';
 const REASON_MESSAGES: Record<Reason, string> = {
   closed: MESSAGES.slotClosed,
-  'outside-hours': MESSAGES.slotOutsideHours,
-  'ends-after-closing': MESSAGES.slotEndsAfterClosing,
+  'outside-hours': SLOT_MESSAGES.outsideHours,
+  'ends-after-closing': SLOT_MESSAGES.endsAfterClosing,
   full: MESSAGES.slotFull,
 };
 const hh = (hour: number) => `${String(hour).padStart(2, '0')}:00`;

@@ -5,7 +5,7 @@
  * the wording lives here so that every door says the same.
  */
 import { isCalendarDate } from './booking-rules.ts';
-import { MESSAGES, type FieldError } from './messages.ts';
+import { MESSAGES, SLOT_MESSAGES, type FieldError } from './messages.ts';
 import { WEEKDAYS, type Weekday } from './schedule.ts';
 import type { UnavailableReason } from './scheduling.ts';
 
@@ -35,9 +35,9 @@ export function unavailableMessage(reason: UnavailableReason): string {
     case 'closed':
       return MESSAGES.slotClosed;
     case 'outside-hours':
-      return MESSAGES.slotOutsideHours;
+      return SLOT_MESSAGES.outsideHours;
     case 'ends-after-closing':
-      return MESSAGES.slotEndsAfterClosing;
+      return SLOT_MESSAGES.endsAfterClosing;
     case 'outside-window':
       return MESSAGES.datePast;
     default:

@@ -232,11 +232,6 @@ export function durationFor(serviceName: string, vehicleType: string, coatingTyp
   return pkg.durations[vehicleType];
 }
 
-/** The shortest job in the catalogue: what availability answers for when no job is named. */
-export const SHORTEST_DURATION_MINUTES = Math.min(
-  ...PACKAGES.flatMap((p) => [...Object.values(p.durations), ...Object.values(p.coatingDurations ?? {}).flatMap((d) => Object.values(d))]),
-);
-
 /**
  * A duration for people, to the quarter hour: 'about 1 hour', 'about 1¼ hours', 'about 3 hours',
  * 'about 45 minutes'.

@@ -34,9 +34,6 @@ export const MESSAGES = {
   contactReceived: 'Thank you for your message! We will get back to you soon.',
   slotFull: 'Sorry, that time is fully booked. Please choose another time or date.',
   slotClosed: 'Sorry, we are closed at that time. Please choose another time or date.',
-  slotOutsideHours: 'Sorry, that time is outside our hours for this service. Please choose another time or date.',
-  slotEndsAfterClosing: 'Sorry, this service would end after closing time if it started then. Please choose an earlier time or another date.',
-  slotTaken: 'Sorry, that time has just been taken. Please choose another time or date.',
   validationFailed: 'Please correct the highlighted fields',
   controlCharacters: 'Please remove the invisible control characters from this field',
   somethingWentWrong: 'Something went wrong',
@@ -46,6 +43,16 @@ export const MESSAGES = {
   honeypotFilled: "Please leave the field marked 'Leave this empty' empty, then send the form again.",
   submittedTooFast: 'That was quicker than a person can fill in this form. Please check your details and send it again.',
   formExpired: 'Please send the form again: we could not confirm it was sent from this page. (Your browser must allow cookies from this site.)',
+} as const;
+
+/**
+ * Why a time cannot be booked, beyond full and closed: only the server says these (the browser
+ * shows the server's words), so they are apart from MESSAGES, which every page's bundle carries.
+ */
+export const SLOT_MESSAGES = {
+  outsideHours: 'Sorry, that time is outside our hours for this service. Please choose another time or date.',
+  endsAfterClosing: 'Sorry, this service would end after closing time if it started then. Please choose an earlier time or another date.',
+  taken: 'Sorry, that time has just been taken. Please choose another time or date.',
 } as const;
 
 export function tooManyActiveBookings(max: number): string {

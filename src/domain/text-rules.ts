@@ -13,20 +13,6 @@ export const EMAIL_SYNTAX_PATTERN =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 /**
- * Names that never reach a person's mailbox (RFC 6761, RFC 6762, RFC 7686, RFC 8375, and the
- * `.internal` and `.localdomain` of private networks): an address under one, or the name itself,
- * would only make the mail relay try a machine on its own network.
- */
-const SPECIAL_USE_DOMAINS = ['local', 'localhost', 'internal', 'invalid', 'test', 'onion', 'home.arpa', 'localdomain'];
-
-/** `local` as `[lL][oO][cC][aA][lL]`: the pattern's source is used without flags (TypeBox, the configuration). */
-function anyCase(name: string): string {
-  return [...name].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c === '.' ? '\\.' : c)).join('');
-}
-
-const LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?';
-
-/**
  * An e-mail address a person can receive mail at: EMAIL_SYNTAX_PATTERN, narrowed:
  * - nothing that could end a header or start another address (`<`, `>`, `,`, `;`, spaces,
  *   quotes) fits the local part, nor `%` (the old "user%host@relay" routing through a relay);
@@ -34,16 +20,17 @@ const LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?';
  *   `printer`), so `<x@y.com>`, `a@b.co?cc=x` and IP literals in brackets (`x@[10.0.0.5]`) fail;
  * - the last label is a top-level domain: letters, or an internationalised one (`xn--…`), never
  *   digits, so `x@127.0.0.1` fails;
- * - no special-use name (SPECIAL_USE_DOMAINS) ends it, in any case.
+ * - no special-use name ends it, in any letter case: names that never reach a person's mailbox
+ *   (RFC 6761, RFC 6762, RFC 7686, RFC 8375, and the `.internal` and `.localdomain` of private
+ *   networks) — local, localhost, localdomain, internal, invalid, test, onion, home.arpa — where
+ *   the mail relay would only try a machine on its own network.
  * One rule for every address a customer gives, in the browser and on the server (booking,
- * contact, quote): they all use this object; its `source` works without
- * flags, in a JSON Schema `pattern` too.
+ * contact, quote): they all use this object. It is written out (`[lL]` for a letter in either
+ * case) rather than built at load time, so that its `source` works without flags, in a JSON
+ * Schema `pattern` too, and every page's bundle carries the pattern alone, not the code to make it.
  */
-export const EMAIL_PATTERN = new RegExp(
-  `^[a-zA-Z0-9.!#$&'*+/=?^_\`{|}~-]+@` +
-    `(?!(?:[^@]*\\.)?(?:${SPECIAL_USE_DOMAINS.map(anyCase).join('|')})$)` +
-    `(?:${LABEL}\\.)+(?:[a-zA-Z]{2,63}|[xX][nN]--[a-zA-Z0-9-]{1,59})$`,
-);
+export const EMAIL_PATTERN =
+  /^[a-zA-Z0-9.!#$&'*+/=?^_`{|}~-]+@(?!(?:[^@]*\.)?(?:[lL][oO][cC][aA][lL](?:[hH][oO][sS][tT]|[dD][oO][mM][aA][iI][nN])?|[iI][nN](?:[tT][eE][rR][nN][aA][lL]|[vV][aA][lL][iI][dD])|[tT][eE][sS][tT]|[oO][nN][iI][oO][nN]|[hH][oO][mM][eE]\.[aA][rR][pP][aA])$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+(?:[a-zA-Z]{2,63}|[xX][nN]--[a-zA-Z0-9-]{1,59})$/;
 
 export function isBlank(value: string): boolean {
   return value.trim() === '';

@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import { aucklandInstant, aucklandTime, addDaysToDay, bookingWindow, daysBetween, slotStartsAt } from '../domain/booking-dates.ts';
 import { unavailableMessage, weekdayOf, type DayAvailability, type DaySummary, type SlotState } from '../domain/availability.ts';
-import { CERAMIC_COATING, DEFAULT_COATING, SHORTEST_DURATION_MINUTES, durationFor, findPackage, isVehicleType } from '../domain/catalogue.ts';
+import { CERAMIC_COATING, DEFAULT_COATING, PACKAGES, durationFor, findPackage, isVehicleType } from '../domain/catalogue.ts';
 import { MESSAGES } from '../domain/messages.ts';
 import { TIME_SLOTS, WEEKDAYS } from '../domain/schedule.ts';
 import {
@@ -34,6 +34,14 @@ export const TRAVEL_BUFFER_MAX_MINUTES = 240;
 const MINUTE = 60_000;
 /** How far past a date's midnight a job of that date can hold a resource (a late job and its buffer). */
 const SPILL_MS = 12 * 60 * MINUTE;
+
+/**
+ * The shortest job in the catalogue: what availability answers for when no job is named. Here,
+ * on the server, rather than in the catalogue: every page's bundle carries the catalogue.
+ */
+export const SHORTEST_DURATION_MINUTES = Math.min(
+  ...PACKAGES.flatMap((p) => [...Object.values(p.durations), ...Object.values(p.coatingDurations ?? {}).flatMap((d) => Object.values(d))]),
+);
 
 /** The job a question is about: how long it takes and which kinds of resource may take it. */
 export interface JobQuery {

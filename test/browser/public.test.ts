@@ -5,7 +5,7 @@ import { baseUrl, buildTestApp } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
 import { EMPTY_SCHEDULE_MESSAGES, inDays } from '../support/payloads.ts';
 import { weekdayOf } from '../../src/domain/availability.ts';
-import { MESSAGES, bookingReceived } from '../../src/domain/messages.ts';
+import { SLOT_MESSAGES, bookingReceived } from '../../src/domain/messages.ts';
 
 /** The first date at least `n` days ahead, Monday to Friday: drop-off bays work 08:00-18:00 then (Saturday 09:00-17:00, Sunday closed). */
 function weekday(n: number): string {
@@ -438,7 +438,7 @@ t.test('public site in Chromium', async (t) => {
     await page.locator('select[name="time"]').selectOption('16:00');
     await page.getByRole('button', { name: 'Continue to Your Details' }).click();
     await page.locator('#booking-time-error').waitFor();
-    t.equal(await page.locator('#booking-time-error').innerText(), MESSAGES.slotEndsAfterClosing, 'four hours from 16:00 would end after the bays close at 18:00');
+    t.equal(await page.locator('#booking-time-error').innerText(), SLOT_MESSAGES.endsAfterClosing, 'four hours from 16:00 would end after the bays close at 18:00');
     t.equal(await page.locator('select[name="time"] option[value="16:00"]').innerText(), '16:00 – 20:00 — Ends after closing', 'the server lists the times with their ends and reasons');
     t.equal(await page.locator('select[name="time"] option[value="13:00"]').innerText(), '13:00 – 17:00');
     t.equal(await page.locator('select[name="time"] option[value="07:00"]').innerText(), '07:00 – 11:00 — Outside opening hours');

@@ -9,8 +9,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { TIME_SLOTS } from '../../domain/booking-rules.ts';
 import { UNAVAILABLE_REASONS } from '../../domain/scheduling.ts';
-import { PACKAGE_NAMES, SHORTEST_DURATION_MINUTES } from '../../domain/catalogue.ts';
-import { availabilityOn, availabilitySummary, jobQuery, SUMMARY_MAX_DAYS } from '../../services/scheduling.service.ts';
+import { PACKAGE_NAMES } from '../../domain/catalogue.ts';
+import { availabilityOn, availabilitySummary, jobQuery, SHORTEST_DURATION_MINUTES, SUMMARY_MAX_DAYS } from '../../services/scheduling.service.ts';
 import { errorResponses } from './schemas.ts';
 
 export const SlotSchema = Type.Object({
