@@ -6,7 +6,8 @@ import { DEFAULT_BUSINESS } from '../src/domain/business.ts';
 import { appointmentText } from '../src/domain/booking-dates.ts';
 import { bookingInvitation } from '../src/mail/invitation.ts';
 import type { MailContext } from '../src/mail/mail-context.ts';
-import { renderHtml, renderText } from '../src/mail/message.ts';
+import { renderText } from '../src/mail/message.ts';
+import { renderHtml } from '../src/mail/MessageHtml.tsx';
 import { customerMessage } from '../src/mail/templates.ts';
 
 const context: MailContext = {

@@ -1,5 +1,11 @@
 /** The HTML part of every e-mail: one simple table-free layout with inline styles, as mail clients need. */
+import { renderToStaticMarkup } from 'react-dom/server';
 import type { MessageContent } from './message.ts';
+
+/** The HTML part of an e-mail, as a whole document. */
+export function renderHtml(content: MessageContent): string {
+  return `<!DOCTYPE html>${renderToStaticMarkup(<MessageHtml content={content} />)}`;
+}
 
 const page = { fontFamily: 'Arial, Helvetica, sans-serif', color: '#1f2933', lineHeight: 1.5, margin: 0, padding: '24px', background: '#f5f7fa' };
 const card = { maxWidth: '600px', margin: '0 auto', background: '#ffffff', borderRadius: '8px', padding: '24px' };

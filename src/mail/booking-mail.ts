@@ -15,7 +15,8 @@ import { manageLinkFor } from '../services/manage-link.ts';
 import { appointmentTimes } from './booking-facts.ts';
 import { bookingInvitation } from './invitation.ts';
 import type { MailContext } from './mail-context.ts';
-import { renderHtml, renderText, type MessageContent } from './message.ts';
+import { renderText, type MessageContent } from './message.ts';
+import { renderHtml } from './MessageHtml.tsx';
 import { customerMessage, staffBookingMessage, staffContactMessage, type CustomerMessageKind } from './templates.ts';
 
 export type BookingMailEvent = (

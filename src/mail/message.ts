@@ -3,9 +3,6 @@
  * from the same value: plain text here and HTML by MessageHtml.tsx (React escapes every value).
  * Nothing is ever spliced into markup or headers as a string.
  */
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { MessageHtml } from './MessageHtml.tsx';
 
 export interface MessageSection {
   title: string;
@@ -32,8 +29,4 @@ export function renderText(content: MessageContent): string {
   if (content.action) blocks.push([`${content.action.label}: ${content.action.href}`, ...(content.action.note ? [content.action.note] : [])].join('\n'));
   blocks.push(...content.closing);
   return `${blocks.join('\n\n')}\n`;
-}
-
-export function renderHtml(content: MessageContent): string {
-  return `<!DOCTYPE html>${renderToStaticMarkup(createElement(MessageHtml, { content }))}`;
 }
