@@ -103,6 +103,8 @@ export interface ManageState {
   /** Why the booking cannot be changed here, or null when it can. */
   lock: ManageLock | null;
   cutoffHours: number;
+  /** MANAGE_MAX_CHANGES when the customer has used up their moves (the booking can be cancelled, not moved), else null. */
+  moveLimit: number | null;
   /** After a change: what was done. */
   notice: string | null;
   /** A change refused: why. */

@@ -48,7 +48,11 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_WINDOW_SECONDS: Type.Union([Positive], { default: 60 }),
   RATE_LIMIT_BOOKINGS_PER_DAY: Type.Union([Positive], { default: 20 }),
   RATE_LIMIT_LOGIN_FAILURES_MAX: Type.Union([Positive], { default: 50 }),
+  /** Contact messages one client may send in a day (both doors together); 0 turns the budget off. */
+  RATE_LIMIT_FORMS_PER_DAY: Type.Union([Type.Integer({ minimum: 0 })], { default: 30 }),
   BOOKING_MAX_ACTIVE_PER_EMAIL: Type.Union([Positive], { default: 3 }),
+  /** Online bookings by new customers (no completed booking yet) across all clients per rolling hour; 0 turns the brake off. */
+  ONLINE_NEW_BOOKINGS_PER_HOUR: Type.Union([Type.Integer({ minimum: 0 })], { default: 20 }),
   FORM_MIN_SECONDS: Type.Union([Type.Integer({ minimum: 0 })], { default: 3 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   SESSION_IDLE_MINUTES: Type.Union([Positive], { default: 60 }),
@@ -70,6 +74,8 @@ export const EnvSchema = Type.Object({
   STAFF_EMAIL: Type.Optional(Email),
   REMINDER_HOURS_BEFORE: Type.Union([Positive], { default: 24 }),
   MANAGE_CUTOFF_HOURS: Type.Union([Type.Integer({ minimum: 0 })], { default: 24 }),
+  /** Moves a customer may make to one booking on its manage page; 0 turns the cap off. */
+  MANAGE_MAX_CHANGES: Type.Union([Type.Integer({ minimum: 0 })], { default: 3 }),
   MAIL_POLL_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 3000 }),
   MAIL_MAX_ATTEMPTS: Type.Union([Positive], { default: 6 }),
   MAIL_RETRY_BASE_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 60_000 }),
@@ -109,11 +115,13 @@ export interface Config {
    * that a client sending a body byte by byte cannot hold a connection. 0: no limit (Fastify's default).
    */
   requestTimeoutMs: number;
-  rateLimit: { formsMax: number; quoteMax: number; loginMax: number; windowMs: number; bookingsPerDay: number; loginFailuresMax: number };
+  rateLimit: { formsMax: number; quoteMax: number; loginMax: number; windowMs: number; bookingsPerDay: number; loginFailuresMax: number; formsPerDay: number };
   /** Redis for the rate-limit counters, shared by every instance; in-process counters when absent. */
   redisUrl: string | undefined;
   /** Upcoming (pending or confirmed) bookings one e-mail address may hold at once. */
   maxActiveBookingsPerEmail: number;
+  /** ONLINE_NEW_BOOKINGS_PER_HOUR: the hourly brake on new customers' online bookings (0: off). */
+  onlineNewBookingsPerHour: number;
   /** The no-JavaScript forms refuse a post sooner than this after the form was served. */
   formMinMs: number;
   session: { idleMs: number; maxAgeMs: number };
@@ -123,6 +131,8 @@ export interface Config {
   mail: MailConfig;
   /** The Terms' notice: customers may cancel or move a booking until this many hours before it. */
   manageCutoffHours: number;
+  /** MANAGE_MAX_CHANGES: customer moves allowed per booking on its manage page; 0: no cap. */
+  manageMaxChanges: number;
 }
 
 export interface MailConfig {
@@ -217,9 +227,11 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
       windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,
       bookingsPerDay: env.RATE_LIMIT_BOOKINGS_PER_DAY,
       loginFailuresMax: env.RATE_LIMIT_LOGIN_FAILURES_MAX,
+      formsPerDay: env.RATE_LIMIT_FORMS_PER_DAY,
     },
     redisUrl: env.REDIS_URL,
     maxActiveBookingsPerEmail: env.BOOKING_MAX_ACTIVE_PER_EMAIL,
+    onlineNewBookingsPerHour: env.ONLINE_NEW_BOOKINGS_PER_HOUR,
     formMinMs: env.FORM_MIN_SECONDS * 1000,
     session: { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: env.SESSION_MAX_HOURS * 3_600_000 },
     business: {
@@ -249,5 +261,6 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
       retryBaseMs: env.MAIL_RETRY_BASE_MS,
     },
     manageCutoffHours: env.MANAGE_CUTOFF_HOURS,
+    manageMaxChanges: env.MANAGE_MAX_CHANGES,
   };
 }

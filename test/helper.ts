@@ -108,7 +108,11 @@ export async function testConfig(t: Test, options: TestAppOptions = {}): Promise
     RATE_LIMIT_LOGIN_MAX: '1000',
     RATE_LIMIT_BOOKINGS_PER_DAY: '100000',
     RATE_LIMIT_LOGIN_FAILURES_MAX: '100000',
+    RATE_LIMIT_FORMS_PER_DAY: '100000',
     BOOKING_MAX_ACTIVE_PER_EMAIL: '1000',
+    // The hourly brake on new customers' bookings is tested on its own (test/booking-brake.test.ts);
+    // off here, as for a load test, since several tests make dozens of bookings in one app.
+    ONLINE_NEW_BOOKINGS_PER_HOUR: '0',
     // The bot checks of the no-JavaScript forms are tested on their own (test/abuse-limits.test.ts).
     FORM_MIN_SECONDS: '0',
     ...options.env,

@@ -59,6 +59,7 @@ const booking = {
   buffer_minutes: 0,
   held: '',
   awaiting_first_placement: false,
+  new_customer: true,
 } satisfies Booking;
 
 t.test('dates are written for people in Auckland, on ordinary and daylight-saving days', async (t) => {

@@ -7,6 +7,7 @@ import type {
   DayHoursDto,
   OutboxEmailDetailDto,
   OutboxEmailDto,
+  ReleaseResultDto,
   ResourceDto,
   ScheduleDayDto,
   ScheduleLaneDto,
@@ -104,6 +105,8 @@ export const staffApi = {
   /** One day of the schedule; without a date, today in Auckland (the answer says which). */
   schedule: (date: string) => call<ScheduleDayDto>(date ? `/v1/schedule?date=${encodeURIComponent(date)}` : '/v1/schedule'),
   scheduleWeek: (from: string) => call<ScheduleWeekDto>(`/v1/schedule/week?from=${encodeURIComponent(from)}`),
+  /** "Release as spam": cancelled without e-mail to the customer, places freed; the rest come back as skipped. */
+  release: (ids: string[], reason: string) => call<ReleaseResultDto>('/v1/bookings/release', { method: 'POST', body: JSON.stringify({ ids, reason }) }),
   move: (booking: BookingDto, target: { date: string; time: string; resourceId: string | null }) =>
     call<{ booking: BookingDto; history: StatusChangeDto[] }>(`/v1/bookings/${booking._id}/move`, {
       method: 'POST',

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { telHref } from '#domain/business.ts';
 import { durationText } from '#domain/catalogue.ts';
-import { cutoffExplanation, MANAGE_MESSAGES } from '#domain/manage-rules.ts';
+import { cutoffExplanation, MANAGE_MESSAGES, moveLimitExplanation } from '#domain/manage-rules.ts';
 import { discountLabel, formatNzd } from '#domain/pricing.ts';
 import { errorFor } from '../components/field-errors.ts';
 import type { PageProps } from '../page-props.ts';
@@ -195,11 +195,23 @@ export default function ManagePage({ business, state }: PageProps<ManageState>) 
         {view === 'move' && move && <MoveChooser base={base} booking={booking} move={move} />}
         <h2 className="manage-subtitle">Booking details</h2>
         <BookingFacts booking={booking} />
+        {view === 'overview' && lock === null && state.moveLimit !== null && (
+          <div className="notice manage-locked manage-move-limit">
+            <p>
+              {`${moveLimitExplanation(state.moveLimit, business.phone)} `}
+              <a className="text-link" href={telHref(business.phone)}>
+                {`Call ${business.phone}`}
+              </a>
+            </p>
+          </div>
+        )}
         {view === 'overview' && lock === null && (
           <p className="actions manage-actions">
-            <a className="button button-primary" href={`${base}/move`}>
-              Move booking
-            </a>
+            {state.moveLimit === null && (
+              <a className="button button-primary" href={`${base}/move`}>
+                Move booking
+              </a>
+            )}
             <a className="button button-ghost" href={`${base}/cancel`}>
               Cancel booking
             </a>

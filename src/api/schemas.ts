@@ -81,6 +81,7 @@ export const StatusChangeSchema = Type.Object({
   to: Type.String(),
   by: Type.String({ description: "The name given at sign-in, or 'Customer' for a change made on the booking's manage page" }),
   at: Type.String({ format: 'date-time' }),
+  note: Type.Union([Type.String(), Type.Null()], { description: 'Why, when staff said (a release as spam gives its reason)' }),
   move: Type.Union([Type.Object({ from: SlotSchema, to: SlotSchema }), Type.Null()], {
     description: 'A move to another time or resource (the status stays the same): the appointment before and after, with the resource each held; null for a status change',
   }),
@@ -220,3 +221,15 @@ export const ScheduleWeekSchema = Type.Object({
   unassigned: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), jobs: Type.Integer({ minimum: 0 }) }), { description: 'Jobs holding no van or bay, per date' }),
 });
 export type ScheduleWeekDto = Static<typeof ScheduleWeekSchema>;
+
+/** POST /v1/bookings/release: what was released as spam, and what was not (with why). */
+export const ReleaseResultSchema = Type.Object({
+  released: Type.Array(BookingSchema, { description: 'Cancelled without any e-mail to the customer, their places freed' }),
+  skipped: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      reason: Type.String({ description: 'Why it was not released: unknown, or already cancelled or completed' }),
+    }),
+  ),
+});
+export type ReleaseResultDto = Static<typeof ReleaseResultSchema>;

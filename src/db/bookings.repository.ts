@@ -64,20 +64,49 @@ export async function lockEmailAndPlacement(trx: Db, email: string, date: string
   await takeLocks(trx, [emailLock(email), ...placementLocks(date, [kind])]);
 }
 
+const NEW_CUSTOMER_BRAKE_LOCK = 'brake:new-customers';
+
+/**
+ * A new customer's online booking's locks, in one round trip: the customer's e-mail, then the
+ * brake's (which serialises the hourly count of new customers' bookings, so concurrent requests
+ * cannot overshoot it), then the kind's day as lockPlacement takes it. Always in this order (the
+ * e-mail's before the brake's before the placement's), so no two bookings can deadlock.
+ */
+export async function lockEmailBrakeAndPlacement(trx: Db, email: string, date: string, kind: string): Promise<void> {
+  await takeLocks(trx, [emailLock(email), { name: NEW_CUSTOMER_BRAKE_LOCK }, ...placementLocks(date, [kind])]);
+}
+
 /**
  * What the booking rules need of an e-mail address's bookings (trimmed, any case), in one round
- * trip: how many are pending or confirmed from `fromDate` on (the cap), and whether any is not
- * cancelled (then there is no first-service discount). Each part probes its own partial index.
+ * trip: how many are pending or confirmed from `fromDate` on (the cap), whether any is not
+ * cancelled (then there is no first-service discount), and whether any is completed (then the
+ * customer is not new: the hourly brake does not count them). Each part probes a partial index.
  */
-export async function emailBookingFacts(db: Db, email: string, fromDate: string): Promise<{ upcoming: number; hasActive: boolean }> {
+export async function emailBookingFacts(
+  db: Db,
+  email: string,
+  fromDate: string,
+): Promise<{ upcoming: number; hasActive: boolean; hasCompleted: boolean }> {
   const address = email.trim().toLowerCase();
-  const row = await sql<{ upcoming: string | number; has_active: boolean }>`
+  const row = await sql<{ upcoming: string | number; has_active: boolean; has_completed: boolean }>`
     select
       (select count(*) from bookings
         where lower(email) = ${address} and status in ('pending', 'confirmed') and "date" >= ${fromDate}) as upcoming,
-      exists (select 1 from bookings where lower(email) = ${address} and status <> 'cancelled') as has_active`.execute(db);
+      exists (select 1 from bookings where lower(email) = ${address} and status <> 'cancelled') as has_active,
+      exists (select 1 from bookings where lower(email) = ${address} and status <> 'cancelled' and status = 'completed') as has_completed`.execute(db);
   const facts = row.rows[0]!;
-  return { upcoming: Number(facts.upcoming), hasActive: facts.has_active };
+  return { upcoming: Number(facts.upcoming), hasActive: facts.has_active, hasCompleted: facts.has_completed };
+}
+
+/**
+ * How many bookings by new customers were made in the last hour (by the database's clock, which
+ * wrote created_at): one range probe of bookings_new_customer_created_idx. Called under the
+ * brake's lock (lockEmailBrakeAndPlacement).
+ */
+export async function newCustomerBookingsInLastHour(db: Db): Promise<number> {
+  const row = await sql<{ n: string | number }>`
+    select count(*) as n from bookings where new_customer and created_at > now() - interval '1 hour'`.execute(db);
+  return Number(row.rows[0]!.n);
 }
 
 /**

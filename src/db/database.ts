@@ -52,6 +52,8 @@ export interface BookingsTable {
   held: ColumnType<string, never, never>;
   /** Taken before scheduling by resource: assigned one by the first start (migrations/011). */
   awaiting_first_placement: Generated<boolean>;
+  /** An online booking by a customer with no completed booking at the time (the hourly brake, migrations/012). */
+  new_customer: Generated<boolean>;
 }
 
 export interface ResourcesTable {
@@ -89,6 +91,8 @@ export interface BookingStatusChangesTable {
   /** A move between resources: the one left and the one taken (either null when there was none). */
   from_resource_id: Generated<string | null>;
   to_resource_id: Generated<string | null>;
+  /** Why, when staff gave a reason (a release as spam); null otherwise (migrations/012). */
+  note: Generated<string | null>;
 }
 
 export interface ContactMessagesTable {

@@ -33,3 +33,11 @@ export const MANAGE_MESSAGES = {
 export function cutoffExplanation(cutoffHours: number, phone: string): string {
   return `Bookings can be cancelled or moved online until ${cutoffHours} hours before the appointment (see our Terms of Service). To change this one, please call us on ${phone}.`;
 }
+
+/**
+ * A booking moved `maxChanges` times by its customer cannot be moved online again (each move
+ * e-mails an invitation and writes history): the number to call instead. Cancelling stays open.
+ */
+export function moveLimitExplanation(maxChanges: number, phone: string): string {
+  return `This booking has already been moved online ${maxChanges === 1 ? 'once' : `${maxChanges} times`}, the most we allow. To move it again, please call us on ${phone}. You can still cancel it here.`;
+}

@@ -17,11 +17,18 @@ import { bookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
 import { MESSAGES, tooManyActiveBookings } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { durationFor } from '../domain/catalogue.ts';
-import { emailBookingFacts, insertBookingUnlessReferenceTaken, listAllBookings, lockEmailAndPlacement } from '../db/bookings.repository.ts';
+import {
+  emailBookingFacts,
+  insertBookingUnlessReferenceTaken,
+  listAllBookings,
+  lockEmailAndPlacement,
+  lockEmailBrakeAndPlacement,
+  newCustomerBookingsInLastHour,
+} from '../db/bookings.repository.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { listPriceCents, quoteFor } from '../domain/pricing.ts';
 import { kindOf, placeJob } from './scheduling.service.ts';
-import { conflict, validationFailed } from '../errors.ts';
+import { AppError, conflict, validationFailed } from '../errors.ts';
 import { newBookingReference } from './booking-reference.ts';
 import { newManageLink } from './manage-link.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
@@ -35,6 +42,28 @@ export interface BookingOptions {
   mail: MailContext;
   /** Draws a booking reference (tests pass their own to force a collision). */
   newReference?: () => string;
+  /**
+   * At most this many online bookings by new customers (no earlier completed booking for the
+   * e-mail) across all clients in any rolling hour (ONLINE_NEW_BOOKINGS_PER_HOUR); 0 or absent:
+   * no brake.
+   */
+  onlineNewBookingsPerHour?: number;
+  /**
+   * Where the booking comes from: 'online' (the wizard and the API, the default) is subject to
+   * the hourly brake; 'staff' (a booking taken by staff, issue 21) is neither braked nor counted.
+   */
+  source?: 'online' | 'staff';
+}
+
+/** The 429 of the hourly brake: the customer is asked to phone instead. */
+export function newCustomerBrakeHit(phone: string): AppError {
+  return new AppError(
+    429,
+    'TOO_MANY_NEW_BOOKINGS',
+    `We are taking a lot of online bookings right now. Please call us on ${phone} and we will book you in.`,
+    [],
+    { 'retry-after': '600' },
+  );
 }
 
 /**
@@ -63,12 +92,20 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
   const newReference = options.newReference ?? newBookingReference;
 
   return inTransaction(db, async (trx) => {
-    // Locks in one order (address, then the kind's day) so two bookings cannot deadlock.
-    await lockEmailAndPlacement(trx, input.email, input.date, kind);
+    // Locks in one order (address, the brake when it applies, then the kind's day) so two
+    // bookings cannot deadlock.
+    const braked = (options.source ?? 'online') === 'online' && (options.onlineNewBookingsPerHour ?? 0) > 0;
+    if (braked) await lockEmailBrakeAndPlacement(trx, input.email, input.date, kind);
+    else await lockEmailAndPlacement(trx, input.email, input.date, kind);
     const customer = await emailBookingFacts(trx, input.email, todayInAuckland(options.now));
     if (customer.upcoming >= options.maxActivePerEmail) {
       const message = tooManyActiveBookings(options.maxActivePerEmail);
       throw conflict(message, [{ field: 'email', message }]);
+    }
+    // Online and never served: counted, under the brake's lock, against the rolling hour.
+    const newCustomer = (options.source ?? 'online') === 'online' && !customer.hasCompleted;
+    if (braked && newCustomer && (await newCustomerBookingsInLastHour(trx)) >= options.onlineNewBookingsPerHour!) {
+      throw newCustomerBrakeHit(options.mail.business.phone);
     }
     const placement = await placeJob(trx, { kind, date: input.date, time: input.time, durationMinutes });
     // Under the address's lock: of two first bookings sent at once, the second waits and then
@@ -99,6 +136,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       total_cents: quote.totalCents,
       discount_kind: quote.discount?.kind ?? null,
       discount_percent: quote.discount?.percent ?? null,
+      new_customer: newCustomer,
       ...placement,
     };
     // The id is drawn here, so that the manage link (derived from it) is written with the row.

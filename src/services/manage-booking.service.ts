@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import { bookingWindow, slotStartsAt } from '../domain/booking-dates.ts';
 import { dateError, timeError } from '../domain/booking-rules.ts';
-import { MANAGE_MESSAGES, manageLock, type ManageLock } from '../domain/manage-rules.ts';
+import { MANAGE_MESSAGES, manageLock, moveLimitExplanation, type ManageLock } from '../domain/manage-rules.ts';
 import type { FieldError } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { findBookingByManageHash, insertStatusChange, lockPlacement, moveIfVersion, updateStatusIfVersion } from '../db/bookings.repository.ts';
@@ -27,6 +27,28 @@ export interface ManageOptions {
   cutoffHours: number;
   /** What the customer's e-mails are composed with (the app's `app.mail`). */
   mail: MailContext;
+  /** MANAGE_MAX_CHANGES: moves the customer may make to one booking; 0 or absent: no cap. */
+  maxChanges?: number;
+  /** The number a customer past the cap is told to call. */
+  phone?: string;
+}
+
+/** How many times the customer has moved the booking (its history's moves made as CUSTOMER; staff moves are not counted). */
+export async function customerMoveCount(db: Kysely<Database>, bookingId: string): Promise<number> {
+  const row = await db
+    .selectFrom('booking_status_changes')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('booking_id', '=', bookingId)
+    .where('changed_by', '=', CUSTOMER)
+    .where('from_date', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Whether the customer has used up their moves of this booking (always false without a cap). */
+export async function moveLimitReached(db: Kysely<Database>, booking: Pick<Booking, 'id'>, maxChanges: number | undefined): Promise<boolean> {
+  if (!maxChanges) return false;
+  return (await customerMoveCount(db, booking.id)) >= maxChanges;
 }
 
 /** The instant the appointment starts. */
@@ -61,6 +83,13 @@ export class BookingChangedError extends AppError {
 export class ManageLockedError extends AppError {
   constructor(readonly current: Booking, readonly lock: ManageLock) {
     super(409, 'BOOKING_LOCKED', MANAGE_MESSAGES.locked[lock]);
+  }
+}
+
+/** 409: the customer has moved this booking MANAGE_MAX_CHANGES times; staff can still move it, the customer can still cancel. */
+export class MoveLimitError extends AppError {
+  constructor(readonly current: Booking, maxChanges: number, phone: string) {
+    super(409, 'MOVE_LIMIT_REACHED', moveLimitExplanation(maxChanges, phone));
   }
 }
 
@@ -107,6 +136,11 @@ export async function moveByCustomer(
   if (errors.length > 0) throw validationFailed(errors);
   return db.transaction().execute(async (trx) => {
     const current = await changeable(trx, token, version, options);
+    // Counted in the transaction, on the version just checked: two moves posted at once cannot
+    // both pass, as the second finds the version changed.
+    if (options.maxChanges && (await moveLimitReached(trx, current, options.maxChanges))) {
+      throw new MoveLimitError(current, options.maxChanges, options.phone ?? '');
+    }
     if (current.date === target.date && current.time === target.time) {
       throw validationFailed([{ field: 'time', message: MANAGE_MESSAGES.sameSlot }]);
     }

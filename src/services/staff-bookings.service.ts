@@ -161,3 +161,63 @@ export async function upcomingBookings(db: Kysely<Database>, range: UpcomingRang
   const dates = rangeDates(range, now);
   return { ...dates, bookings: await bookingsBetween(db, dates.from, dates.to, UPCOMING_LIMIT) };
 }
+
+export interface ReleaseRequest {
+  ids: readonly string[];
+  /** The staff member's reason, kept in each history row. */
+  reason: string;
+  by: string;
+}
+
+export interface ReleaseResult {
+  released: Booking[];
+  skipped: { id: string; reason: string }[];
+}
+
+export const RELEASE_SKIP_REASONS = {
+  unknown: 'No such booking',
+  cancelled: 'Already cancelled',
+  completed: 'Already completed',
+} as const;
+
+/**
+ * "Release as spam" (issue 23): every pending or confirmed booking named is cancelled without any
+ * e-mail to the address it gave (its queued customer e-mails, the reminder among them, are marked
+ * skipped, and none is queued), its place freed (a cancelled booking holds nothing), and a history
+ * row recorded with the reason, all in one transaction. The rows are locked in id order (FOR
+ * UPDATE), so a release and a status change or move of the same booking take turns, and two
+ * releases cannot deadlock. Ids that are unknown or already cancelled or completed are listed as
+ * skipped.
+ */
+export async function releaseBookings(db: Kysely<Database>, request: ReleaseRequest): Promise<ReleaseResult> {
+  const ids = [...new Set(request.ids.map((id) => id.toLowerCase()))].sort();
+  const reason = request.reason.trim();
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx.selectFrom('bookings').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const released: Booking[] = [];
+    const skipped: { id: string; reason: string }[] = [];
+    for (const id of ids) {
+      const current = byId.get(id);
+      if (!current) {
+        skipped.push({ id, reason: RELEASE_SKIP_REASONS.unknown });
+        continue;
+      }
+      if (current.status !== 'pending' && current.status !== 'confirmed') {
+        skipped.push({ id, reason: current.status === 'completed' ? RELEASE_SKIP_REASONS.completed : RELEASE_SKIP_REASONS.cancelled });
+        continue;
+      }
+      const updated = (await updateStatusIfVersion(trx, id, current.version, 'cancelled'))!;
+      await insertStatusChange(trx, { booking_id: id, from_status: current.status, to_status: 'cancelled', changed_by: request.by, note: reason });
+      await trx
+        .updateTable('outbox_emails')
+        .set({ status: 'skipped', last_error: 'The booking was released as spam' })
+        .where('booking_id', '=', id)
+        .where('status', '=', 'queued')
+        .where('kind', 'not like', 'staff-%')
+        .execute();
+      released.push(updated);
+    }
+    return { released, skipped };
+  });
+}

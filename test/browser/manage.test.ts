@@ -77,6 +77,32 @@ t.test('the manage page in Chromium', async (t) => {
     });
   }
 
+  t.test('past MANAGE_MAX_CHANGES moves the page gives the phone number instead of Move, and axe finds nothing', async (t) => {
+    const created = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ date: inDays(20), time: '08:00', email: 'mover@example.com' }) });
+    const { id } = created.json();
+    const link = (await manageLinkFor(app.db, id, baseUrl(app)))!;
+    const path = new URL(link).pathname;
+    for (let move = 1; move <= 3; move++) {
+      const res = await app.inject({
+        method: 'POST',
+        url: `${path}/move`,
+        payload: new URLSearchParams({ version: String(move), date: inDays(20 + move), time: '08:00', confirm: 'yes' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:80' },
+      });
+      t.equal(res.statusCode, 303, `move ${move}`);
+    }
+    const { page, problems } = await openPage(browser, 390);
+    await page.goto(link);
+    await waitForHydration(page);
+    t.equal(await page.getByRole('link', { name: 'Move booking' }).count(), 0, 'no Move');
+    t.ok(await page.getByRole('link', { name: 'Cancel booking' }).isVisible(), 'cancelling stays open');
+    const phone = app.config.business.phone;
+    t.ok(await page.locator('.manage-move-limit').getByRole('link', { name: `Call ${phone}` }).isVisible(), 'the phone number to call');
+    t.same(await axeViolations(page), [], 'no axe violation on the limit state');
+    t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
+    await page.context().close();
+  });
+
   t.test('staff see the customer’s changes in the booking modal', async (t) => {
     const { page, problems } = await openPage(browser, 1280);
     await signIn(page, baseUrl(app));

@@ -12,12 +12,25 @@ export interface BookingCardProps {
   busy: boolean;
   onView(booking: BookingDto): void;
   onStatus(booking: BookingDto, status: string): void;
+  /** Ticked for "Release as spam"; only pending and confirmed bookings can be selected. */
+  selected?: boolean;
+  onSelect?(booking: BookingDto, selected: boolean): void;
 }
 
-export function BookingCard({ booking, busy, onView, onStatus }: BookingCardProps) {
+export function BookingCard({ booking, busy, onView, onStatus, selected = false, onSelect }: BookingCardProps) {
+  const selectable = onSelect && (booking.status === 'pending' || booking.status === 'confirmed');
   return (
     <li className="card booking-card">
       <div className="booking-card-head">
+        {selectable && (
+          <input
+            type="checkbox"
+            id={`select-${booking._id}`}
+            checked={selected}
+            onChange={(e) => onSelect(booking, e.target.checked)}
+            aria-label={`Select ${booking.name}, ${booking.service}, ${booking.reference}`}
+          />
+        )}
         <h3>{booking.service}</h3>
         <StatusBadge status={booking.status} />
       </div>

@@ -27,6 +27,10 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
   const [open, setOpen] = useState<{ booking: BookingDto; history: StatusChangeDto[] | null } | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [confirming, setConfirming] = useState(false);
+  const [reason, setReason] = useState('');
+  const [released, setReleased] = useState<string | null>(null);
 
   const failed = useCallback(
     (caught: unknown) => {
@@ -111,6 +115,36 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
     }
   };
 
+  const select = (booking: BookingDto, on: boolean) => {
+    setReleased(null);
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(booking._id);
+      else next.delete(booking._id);
+      if (next.size === 0) setConfirming(false);
+      return next;
+    });
+  };
+
+  const releaseSelected = async () => {
+    setBusy(true);
+    setNotice(null);
+    try {
+      const result = await staffApi.release([...selected], reason.trim());
+      result.released.forEach(replace);
+      setSelected(new Set());
+      setConfirming(false);
+      setReason('');
+      const skipped = result.skipped.length > 0 ? ` ${result.skipped.length} could not be released (already cancelled or completed).` : '';
+      setReleased(`Released ${result.released.length} booking${result.released.length === 1 ? '' : 's'} as spam. No e-mail was sent.${skipped}`);
+    } catch (caught) {
+      setNotice(caught instanceof ApiError ? caught.message : 'The bookings could not be released. Try again.');
+      if (caught instanceof ApiError && caught.status === 401) onSignedOut();
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const set = (change: Partial<BookingFilters>) => setFilters((current) => ({ ...current, ...change }));
   const clear = () => {
     setSearch('');
@@ -167,6 +201,49 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
           </button>
         </div>
       )}
+      {selected.size > 0 && (
+        <div className="card filters" role="region" aria-label="Selected bookings">
+          <p>
+            {selected.size} selected
+          </p>
+          {!confirming ? (
+            <>
+              <button type="button" className="button button-primary" onClick={() => setConfirming(true)}>
+                Release as spam…
+              </button>
+              <button type="button" className="button button-ghost" onClick={() => setSelected(new Set())}>
+                Clear selection
+              </button>
+            </>
+          ) : (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (reason.trim()) void releaseSelected();
+              }}
+            >
+              <p id="release-explain">
+                {selected.size === 1 ? 'This booking' : `These ${selected.size} bookings`} will be cancelled without any e-mail to the customer, and the places freed.
+              </p>
+              <div className="field">
+                <label htmlFor="release-reason">Reason (kept in the history)</label>
+                <input id="release-reason" required maxLength={200} value={reason} onChange={(e) => setReason(e.target.value)} aria-describedby="release-explain" autoFocus />
+              </div>
+              <button type="submit" className="button button-primary" disabled={busy || !reason.trim()}>
+                Release {selected.size} as spam
+              </button>
+              <button type="button" className="button button-ghost" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </form>
+          )}
+        </div>
+      )}
+      {released && (
+        <p className="notice" role="status">
+          {released}
+        </p>
+      )}
       {notice && !open && (
         <p className="notice notice-error" role="alert">
           {notice}
@@ -192,7 +269,7 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
         <>
           <ul className="booking-grid-list" aria-busy={loading}>
             {bookings.map((booking) => (
-              <BookingCard key={booking._id} booking={booking} busy={busy} onView={view} onStatus={changeStatus} />
+              <BookingCard key={booking._id} booking={booking} busy={busy} onView={view} onStatus={changeStatus} selected={selected.has(booking._id)} onSelect={select} />
             ))}
           </ul>
           {cursor && (

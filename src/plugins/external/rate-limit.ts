@@ -22,6 +22,9 @@ import { AppError } from '../../errors.ts';
 
 const DAY_MS = 86_400_000;
 
+/** What a daily budget counts, in the message that says it is spent. */
+const DAILY_WHAT: Partial<Record<string, string>> = { booking: 'online bookings', contact: 'messages' };
+
 export const LIMIT_NAMES = ['booking', 'wizardStep', 'quote', 'contact', 'login', 'logout', 'manage'] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
 
@@ -112,7 +115,7 @@ export default fp(
     }
     await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'valet-rate-limit:' } : {}) });
 
-    const { formsMax, quoteMax, loginMax, windowMs, bookingsPerDay, loginFailuresMax } = config.rateLimit;
+    const { formsMax, quoteMax, loginMax, windowMs, bookingsPerDay, loginFailuresMax, formsPerDay } = config.rateLimit;
     const budgets: Record<LimitName, Budget[]> = {
       booking: [
         { max: formsMax, timeWindow: windowMs },
@@ -123,7 +126,9 @@ export default fp(
       // Quotes tell whether an e-mail has booked before: generous for a customer typing (the wizard
       // asks once per pause), too tight to test addresses in bulk.
       quote: [{ max: quoteMax, timeWindow: windowMs }],
-      contact: [{ max: formsMax, timeWindow: windowMs }],
+      // A message is e-mailed to staff: a daily budget too, so that a mailbox is not flooded
+      // (RATE_LIMIT_FORMS_PER_DAY; 0 turns it off).
+      contact: [{ max: formsMax, timeWindow: windowMs }, ...(formsPerDay > 0 ? [{ max: formsPerDay, timeWindow: DAY_MS }] : [])],
       login: [{ max: loginMax, timeWindow: windowMs * 5 }],
       logout: [{ max: formsMax * 6, timeWindow: windowMs }],
       // A customer's cancel or move on the manage page, and their confirmation steps.
@@ -146,7 +151,7 @@ export default fp(
         const daily = result.timeWindow >= DAY_MS;
         throw tooMany(
           daily
-            ? `You have reached today's limit of online bookings from this connection. Please call us, or try again in ${waitText(result.ttlInSeconds)}.`
+            ? `You have reached today's limit of ${DAILY_WHAT[action] ?? 'requests'} from this connection. Please call us, or try again in ${waitText(result.ttlInSeconds)}.`
             : `Too many requests. Please try again in ${waitText(result.ttlInSeconds)}.`,
           result.ttlInSeconds,
         );

@@ -127,7 +127,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     '/booking',
     {
       // Only the last step writes a booking, so only it spends the booking budget; the steps
-      // before it (and Back) have a generous budget of their own.
+      // before it (and Back) have a generous budget of their own. Step 2's Next shows the price,
+      // and spends the quote budget as well (in the handler, once the step is valid).
       config: { limit: (request) => (isFinalStep(request.body as BookingFormBody | undefined) ? 'booking' : 'wizardStep') },
       onRequest: formPostOnly,
       schema: { hide: true, body: BookingForm },
@@ -170,7 +171,18 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       if (step === 2) {
         const availability = await availabilityOf(values.date);
         const errors = withSlotError(validateScheduleStep(values, bookingWindow(now)), availability?.slots ?? null, values.time);
-        return errors.length > 0 ? render(400, state(now, 2, values, errors, null, { availability })) : detailsStep(200, randomUUID());
+        if (errors.length > 0) return render(400, state(now, 2, values, errors, null, { availability }));
+        // Step 3 shows the quote, which tells whether the e-mail has booked before: the same budget
+        // as POST /v1/quote, so that the probe runs at the documented rate whatever the door.
+        try {
+          await app.limits.spend(request, 'quote');
+        } catch (caught) {
+          const error = formError(caught);
+          if (!error || error.statusCode !== 429) throw caught;
+          reply.headers(error.headers);
+          return render(429, state(now, 2, values, [], error.message, { availability }));
+        }
+        return detailsStep(200, randomUUID());
       }
       // A step 3 shown again keeps its token while nothing was booked with it.
       const submission = body.submission ?? randomUUID();
@@ -179,7 +191,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       try {
         app.formGuard.check(request, reply, body[HONEYPOT_FIELD]);
         const answer = await answerOnce(app.db, { scope: 'booking-form', key: body.submission, payload: values }, async (trx) => {
-          const booking = await createBooking(trx, values, { now, maxActivePerEmail: app.config.maxActiveBookingsPerEmail, mail: app.mail });
+          const booking = await createBooking(trx, values, { now, maxActivePerEmail: app.config.maxActiveBookingsPerEmail, mail: app.mail, onlineNewBookingsPerHour: app.config.onlineNewBookingsPerHour });
           request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
           return { status: 303, body: { location: bookingReceivedUrl(booking.reference) } };
         });

@@ -20,17 +20,19 @@ import { appointmentText, bookingWindow, dayText } from '../../domain/booking-da
 import { dateError, isCalendarDate } from '../../domain/booking-rules.ts';
 import { VEHICLE_LABELS, isVehicleType } from '../../domain/catalogue.ts';
 import { packageForPeople } from '../../mail/booking-facts.ts';
-import { MANAGE_MESSAGES, type ManageLock } from '../../domain/manage-rules.ts';
+import { MANAGE_MESSAGES, moveLimitExplanation, type ManageLock } from '../../domain/manage-rules.ts';
 import type { Booking } from '../../db/database.ts';
 import { formError, isConnectionError } from '../../errors.ts';
 import { availabilityOn, bookedDuration, jobOfBooking, type SlotAvailability } from '../../services/scheduling.service.ts';
 import {
   BookingChangedError,
   ManageLockedError,
+  MoveLimitError,
   cancelByCustomer,
   findManagedBooking,
   lockOf,
   moveByCustomer,
+  moveLimitReached,
   moveTargetErrors,
   type ManageOptions,
 } from '../../services/manage-booking.service.ts';
@@ -81,20 +83,31 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     return payload;
   });
 
-  const options = (): ManageOptions => ({ now: app.now(), cutoffHours: app.config.manageCutoffHours, mail: app.mail });
+  const options = (): ManageOptions => ({
+    now: app.now(),
+    cutoffHours: app.config.manageCutoffHours,
+    mail: app.mail,
+    maxChanges: app.config.manageMaxChanges,
+    phone: app.config.business.phone,
+  });
 
-  function stateOf(token: string, booking: Booking, view: ManageView, extras: Partial<Pick<ManageState, 'notice' | 'error' | 'move'>> = {}): ManageState {
+  async function stateOf(token: string, booking: Booking, view: ManageView, extras: Partial<Pick<ManageState, 'notice' | 'error' | 'move'>> = {}): Promise<ManageState> {
     const lock: ManageLock | null = lockOf(booking, options());
+    // Past MANAGE_MAX_CHANGES moves the booking can still be cancelled, but not moved online.
+    const moveLimit = lock === null && (await moveLimitReached(app.db, booking, app.config.manageMaxChanges));
+    const moving = view === 'move' || view === 'confirm-move';
+    const closed = lock !== null || (moveLimit && moving);
     return {
       token,
       booking: toManagedBooking(booking, app.config.business),
       // A booking that cannot be changed only has its overview.
-      view: lock ? 'overview' : view,
+      view: closed ? 'overview' : view,
       lock,
       cutoffHours: app.config.manageCutoffHours,
+      moveLimit: moveLimit ? app.config.manageMaxChanges : null,
       notice: extras.notice ?? null,
       error: extras.error ?? null,
-      move: lock ? null : (extras.move ?? null),
+      move: closed || moveLimit ? null : (extras.move ?? null),
     };
   }
 
@@ -132,7 +145,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const done = request.query.done;
       // Only what is true of the booking: an address typed with ?done=cancelled does not say so.
       const notice = (done === 'cancelled' && booking.status === 'cancelled') || (done === 'moved' && booking.status !== 'cancelled') ? DONE[done] : null;
-      return render(reply, 200, stateOf(token, booking, 'overview', { notice }));
+      return render(reply, 200, await stateOf(token, booking, 'overview', { notice }));
     },
   );
 
@@ -140,7 +153,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     const { token } = request.params;
     const booking = await findManagedBooking(app.db, token, app.now());
     if (!booking) return notFoundPage(reply);
-    return render(reply, 200, stateOf(token, booking, 'cancel'));
+    return render(reply, 200, await stateOf(token, booking, 'cancel'));
   });
 
   app.get(
@@ -153,7 +166,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const date = request.query.date ?? '';
       const error = date ? dateError(date, bookingWindow(app.now())) : undefined;
       const errors = error ? [error] : [];
-      return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, 'move', { move: moveState(booking, date, '', await slotsOn(booking, date, errors), errors) }));
+      return render(reply, errors.length > 0 ? 400 : 200, await stateOf(token, booking, 'move', { move: moveState(booking, date, '', await slotsOn(booking, date, errors), errors) }));
     },
   );
 
@@ -165,13 +178,13 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     const error = formError(caught);
     if (!error) throw caught;
     if (error.statusCode === 404) return notFoundPage(reply);
-    const current = caught instanceof BookingChangedError || caught instanceof ManageLockedError ? caught.current : await findManagedBooking(app.db, token, app.now());
+    const current = caught instanceof BookingChangedError || caught instanceof ManageLockedError || caught instanceof MoveLimitError ? caught.current : await findManagedBooking(app.db, token, app.now());
     if (!current) return notFoundPage(reply);
     if (error.statusCode === 409 && alreadyDone(current)) return reply.redirect(`${managePath(token)}?done=${view === 'cancel' ? 'cancelled' : 'moved'}`, 303);
     reply.headers(error.headers);
     // The booking changed under the customer: show it as it is now, to look at before trying again.
-    const stale = caught instanceof BookingChangedError || caught instanceof ManageLockedError;
-    return render(reply, error.statusCode, stateOf(token, current, stale ? 'overview' : view, { error: error.message, move: stale || !move ? null : await move() }));
+    const stale = caught instanceof BookingChangedError || caught instanceof ManageLockedError || caught instanceof MoveLimitError;
+    return render(reply, error.statusCode, await stateOf(token, current, stale ? 'overview' : view, { error: error.message, move: stale || !move ? null : await move() }));
   }
 
   app.post(
@@ -182,7 +195,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const version = Number(request.body.version);
       if (request.body.confirm !== 'yes') {
         const booking = await findManagedBooking(app.db, token, app.now());
-        return booking ? render(reply, 200, stateOf(token, booking, 'cancel')) : notFoundPage(reply);
+        return booking ? render(reply, 200, await stateOf(token, booking, 'cancel')) : notFoundPage(reply);
       }
       try {
         const booking = await cancelByCustomer(app.db, token, version, options());
@@ -205,6 +218,10 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const booking = await findManagedBooking(app.db, token, app.now());
       if (!booking) return notFoundPage(reply);
       if (request.body.confirm !== 'yes') {
+        const limit = app.config.manageMaxChanges;
+        if (lockOf(booking, options()) === null && (await moveLimitReached(app.db, booking, limit))) {
+          return render(reply, 409, await stateOf(token, booking, 'overview', { error: moveLimitExplanation(limit, app.config.business.phone) }));
+        }
         // The choice is checked as far as it can be without taking the slot; the confirmation then
         // names the new time, and the change itself checks everything again.
         const errors = moveTargetErrors(date, time, app.now());
@@ -212,10 +229,10 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         const slots = await slotsOn(booking, date, errors);
         const reason = errors.length === 0 ? slots?.find((slot) => slot.time === time)?.reason : null;
         if (reason) {
-          return render(reply, 409, stateOf(token, booking, 'move', { move: moveState(booking, date, time, slots, [{ field: 'time', message: unavailableMessage(reason) }]) }));
+          return render(reply, 409, await stateOf(token, booking, 'move', { move: moveState(booking, date, time, slots, [{ field: 'time', message: unavailableMessage(reason) }]) }));
         }
         const move = moveState(booking, date, time, slots, errors, errors.length === 0 ? appointmentText(date, time) : null);
-        return render(reply, errors.length > 0 ? 400 : 200, stateOf(token, booking, errors.length > 0 ? 'move' : 'confirm-move', { move }));
+        return render(reply, errors.length > 0 ? 400 : 200, await stateOf(token, booking, errors.length > 0 ? 'move' : 'confirm-move', { move }));
       }
       try {
         const moved = await moveByCustomer(app.db, token, version, { date, time }, options());

@@ -73,7 +73,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         const booking = await createBooking(
           trx,
           { ...emptyBooking(), ...request.body },
-          { now: app.now(), maxActivePerEmail: app.config.maxActiveBookingsPerEmail, mail: app.mail },
+          {
+            now: app.now(),
+            maxActivePerEmail: app.config.maxActiveBookingsPerEmail,
+            mail: app.mail,
+            onlineNewBookingsPerHour: app.config.onlineNewBookingsPerHour,
+          },
         );
         request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created');
         return {

@@ -70,7 +70,7 @@ export function toStatusChangeDto(row: BookingStatusChange): StatusChangeDto {
     row.from_date !== null && row.from_time !== null && row.to_date !== null && row.to_time !== null
       ? { from: { date: row.from_date, time: row.from_time, resourceId: row.from_resource_id }, to: { date: row.to_date, time: row.to_time, resourceId: row.to_resource_id } }
       : null;
-  return { from: row.from_status, to: row.to_status, by: row.changed_by, at: row.changed_at.toISOString(), move };
+  return { from: row.from_status, to: row.to_status, by: row.changed_by, at: row.changed_at.toISOString(), note: row.note, move };
 }
 
 export function toContactMessageDto(row: ContactMessage): ContactMessageDto {

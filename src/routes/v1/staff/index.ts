@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { SESSION_SECURITY } from '../../../plugins/external/swagger.ts';
 import bookingMove from './booking-move.ts';
+import bookingRelease from './booking-release.ts';
 import bookingServices from './booking-services.ts';
 import bookingStatus from './booking-status.ts';
 import booking from './booking.ts';
@@ -38,6 +39,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(booking);
   await app.register(bookingStatus);
   await app.register(bookingMove);
+  await app.register(bookingRelease);
   await app.register(contactMessages);
   await app.register(closures);
   await app.register(weeklyClosedDays);
