@@ -200,6 +200,8 @@ function fit(m: Model, kind: Kind, date: string, time: string, minutes: number, 
 
 const pending = (m: Model) => m.bookings.filter((b) => b.status === 'pending');
 const cancelled = (m: Model) => m.bookings.filter((b) => b.status === 'cancelled');
+/** The booking a step's random pick names among those it may act on (the step's check makes sure there is one). */
+const chosen = (list: ModelBooking[], pick: number) => list[pick % list.length]!;
 const sameIds = (actual: { id: string }[], expected: { id: string }[], message: string) =>
   assert.deepEqual(actual.map((b) => b.id).sort(), expected.map((b) => b.id).sort(), message);
 
@@ -322,8 +324,7 @@ class Cancel extends Step {
     return pending(m).length > 0;
   }
   async act(m: Model, real: Real) {
-    const choices = pending(m);
-    const b = choices[this.pick % choices.length]!;
+    const b = chosen(pending(m), this.pick);
     const res = await real.app.inject({ method: 'POST', url: `/v1/bookings/${b.id}/status`, headers: { cookie: real.cookie }, payload: { status: 'cancelled', version: b.version } });
     assert.equal(res.statusCode, 200, `${this} (${b.label}): ${res.body}`);
     b.status = 'cancelled';
@@ -343,8 +344,7 @@ class Reopen extends Step {
     return cancelled(m).length > 0;
   }
   async act(m: Model, real: Real) {
-    const choices = cancelled(m);
-    const b = choices[this.pick % choices.length]!;
+    const b = chosen(cancelled(m), this.pick);
     const expected = fit(m, b.kind, b.date, b.time, b.minutes, b.id);
     const res = await real.app.inject({ method: 'POST', url: `/v1/bookings/${b.id}/status`, headers: { cookie: real.cookie }, payload: { status: 'pending', version: b.version } });
     if (expected.reason !== null) {
@@ -373,8 +373,7 @@ class Move extends Step {
     return pending(m).length > 0;
   }
   async act(m: Model, real: Real) {
-    const choices = pending(m);
-    const b = choices[this.pick % choices.length]!;
+    const b = chosen(pending(m), this.pick);
     const date = DATES[this.day]!;
     const time = hh(this.hour);
     const { manage_nonce } = await real.app.db.selectFrom('bookings').select('manage_nonce').where('id', '=', b.id).executeTakeFirstOrThrow();
@@ -419,8 +418,7 @@ class StaffMove extends Step {
     return pending(m).length > 0;
   }
   async act(m: Model, real: Real) {
-    const choices = pending(m);
-    const b = choices[this.pick % choices.length]!;
+    const b = chosen(pending(m), this.pick);
     const date = DATES[this.day]!;
     const time = hh(this.hour);
     const named = this.resource === null ? undefined : m.resources[this.resource % m.resources.length]!;

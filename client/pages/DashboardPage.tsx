@@ -123,50 +123,35 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
         </nav>
         {tab === 'bookings' && <BookingsView onSignedOut={signedOut} />}
         {tab === 'day' && (
-          <Suspense
-            fallback={
-              <div className="spinner" role="status">
-                <span className="visually-hidden">Loading the day view…</span>
-              </div>
-            }
-          >
+          <Suspense fallback={<TabLoading what="the day view" />}>
             <DayView times={state.schedule.times} onSignedOut={signedOut} />
           </Suspense>
         )}
         {tab === 'messages' && (
-          <Suspense
-            fallback={
-              <div className="spinner" role="status">
-                <span className="visually-hidden">Loading the messages…</span>
-              </div>
-            }
-          >
+          <Suspense fallback={<TabLoading what="the messages" />}>
             <Inbox onSignedOut={signedOut} onUnread={setUnread} />
           </Suspense>
         )}
         {tab === 'schedule' && (
-          <Suspense
-            fallback={
-              <div className="spinner" role="status">
-                <span className="visually-hidden">Loading the schedule…</span>
-              </div>
-            }
-          >
+          <Suspense fallback={<TabLoading what="the schedule" />}>
             <ScheduleView shape={state.schedule} onSignedOut={signedOut} />
           </Suspense>
         )}
         {tab === 'emails' && (
-          <Suspense
-            fallback={
-              <div className="spinner" role="status">
-                <span className="visually-hidden">Loading the e-mails…</span>
-              </div>
-            }
-          >
+          <Suspense fallback={<TabLoading what="the e-mails" />}>
             <EmailsView onSignedOut={signedOut} />
           </Suspense>
         )}
       </div>
     </section>
+  );
+}
+
+/** What a tab shows while its code loads (each tab but Bookings is loaded when first opened). */
+function TabLoading({ what }: { what: string }) {
+  return (
+    <div className="spinner" role="status">
+      <span className="visually-hidden">Loading {what}…</span>
+    </div>
   );
 }

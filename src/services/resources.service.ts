@@ -12,7 +12,6 @@ import type { Booking, Database, Resource, WorkingHoursRow } from '../db/databas
 import { lockSchedule } from '../db/bookings.repository.ts';
 import {
   countResources,
-  findResource,
   insertResourceUnlessNameTaken,
   listResources,
   listWorkingHours,
@@ -142,16 +141,18 @@ export async function changeResource(
   const name = changes.name === undefined ? undefined : checkedName(changes.name);
   return db.transaction().execute(async (trx) => {
     await lockSchedule(trx);
-    const current = await findResource(trx, id);
+    // Every resource, read once: the one changed, the last-active check and the name check.
+    const all = await listResources(trx);
+    const current = all.find((r) => r.id === id);
     if (!current) throw notFound('No such van or bay');
+    const others = all.filter((r) => r.id !== id);
     if (changes.active === false && current.active) {
       const held = await upcomingJobsOn(trx, id, now);
       if (held.length > 0) throw new ResourceHoldsJobsError(held);
-      const others = (await listResources(trx)).filter((r) => r.kind === current.kind && r.active && r.id !== id);
-      if (others.length === 0) throw conflict(RESOURCE_MESSAGES.lastActive, [{ field: 'active', message: RESOURCE_MESSAGES.lastActive }]);
+      if (!others.some((r) => r.kind === current.kind && r.active)) throw conflict(RESOURCE_MESSAGES.lastActive, [{ field: 'active', message: RESOURCE_MESSAGES.lastActive }]);
     }
     if (name !== undefined && name.toLowerCase() !== current.name.toLowerCase()) {
-      const taken = (await listResources(trx)).some((r) => r.id !== id && r.name.toLowerCase() === name.toLowerCase());
+      const taken = others.some((r) => r.name.toLowerCase() === name.toLowerCase());
       if (taken) throw conflict(RESOURCE_MESSAGES.nameTaken, [{ field: 'name', message: RESOURCE_MESSAGES.nameTaken }]);
     }
     const updated = await updateResource(trx, id, {
