@@ -1,4 +1,8 @@
-/** The whole page: header, the page chosen by path, footer, contact widget (not on staff pages). Rendered on the server and hydrated. */
+/**
+ * The whole page: header, the page chosen by path, footer and contact widget; rendered on the
+ * server and hydrated. Staff pages have a frame of their own (issue 21, drawn by the page):
+ * no marketing header, footer or chat buttons.
+ */
 import { useEffect, type ComponentType } from 'react';
 import { ContactWidget } from './components/ContactWidget.tsx';
 import { Footer } from './components/Footer.tsx';
@@ -12,6 +16,7 @@ export interface AppProps extends PageProps<unknown> {
 }
 
 export function App({ Page, ...props }: AppProps) {
+  const staff = isStaffPath(props.path);
   useEffect(() => {
     // Marks the page interactive (tests and monitoring wait for it), then shows any pending toast.
     document.documentElement.dataset.hydrated = 'true';
@@ -22,16 +27,20 @@ export function App({ Page, ...props }: AppProps) {
       <a className="skip-link" href="#main">
         Skip to main content
       </a>
-      <Header path={props.path} businessName={props.business.name} />
+      {!staff && <Header path={props.path} businessName={props.business.name} />}
       <main id="main" tabIndex={-1}>
         <Page {...(props as PageProps<never>)} />
       </main>
-      <Footer
-        business={props.business}
-        path={props.path}
-        newsletterSent={props.path === '/contact' && (props.state as ContactState | null)?.newsletter === true}
-      />
-      {!isStaffPath(props.path) && <ContactWidget business={props.business} />}
+      {!staff && (
+        <>
+          <Footer
+            business={props.business}
+            path={props.path}
+            newsletterSent={props.path === '/contact' && (props.state as ContactState | null)?.newsletter === true}
+          />
+          <ContactWidget business={props.business} />
+        </>
+      )}
     </>
   );
 }

@@ -72,6 +72,10 @@ export interface ManagedBooking {
   status: string;
   /** Sent back with a change: the change is made only if nobody changed the booking since. */
   version: number;
+  /** BOOKING_CONFIRMATION=email: when the booking lapses unless its customer confirms it, in words; null when it is not waiting. */
+  awaitingUntil: string | null;
+  /** A weather day (issue 21): until when the customer may choose a new time whatever the notice, in words; null when not asked or the window has closed. */
+  weatherUntil?: string | null;
 }
 
 /** The manage page: the booking, or the confirmation of a cancel, or a move's choice of slot and its confirmation. */
@@ -110,4 +114,15 @@ export interface ManageState {
   /** A change refused: why. */
   error: string | null;
   move: ManageMove | null;
+}
+
+/** "Find my booking" (/booking/find): the form, and after a request the one answer. */
+export interface FindBookingState {
+  /** The address typed, kept when the form comes back with an error. */
+  email: string;
+  errors: FieldError[];
+  /** A message about the whole request (a bot check), not its field. */
+  formError: string | null;
+  /** Set after a request made without JavaScript (POST, redirect, GET ?sent=1): the answer is shown. */
+  sent: boolean;
 }

@@ -5,6 +5,7 @@
 import type { BusinessInfo } from '#domain/business.ts';
 import { PACKAGES } from '#domain/catalogue.ts';
 import { SERVICE_DETAILS } from '#domain/content.ts';
+import { FIND_BOOKING_PATH } from '#domain/site-paths.ts';
 import { NOT_FOUND_PATH } from './page-props.ts';
 
 /**
@@ -12,6 +13,9 @@ import { NOT_FOUND_PATH } from './page-props.ts';
  * server renders them as this page, so the token never becomes a canonical or cached path.
  */
 export const MANAGE_PAGE_PATH = '/booking/manage';
+
+/** The page table's path of a booking's receipt; its real addresses are /booking/receipt/{token} (issue 21). */
+export const RECEIPT_PAGE_PATH = '/booking/receipt';
 
 /** The file in client/pages/ that renders the page. */
 export type PageModule =
@@ -27,6 +31,8 @@ export type PageModule =
   | 'SitemapPage'
   | 'DashboardPage'
   | 'ManagePage'
+  | 'ReceiptPage'
+  | 'FindBookingPage'
   | 'NotFoundPage';
 
 export interface PageDefinition {
@@ -71,7 +77,11 @@ export const PAGES: readonly PageDefinition[] = [
   page('/sitemap', 'SitemapPage', 'Sitemap', 'Sitemap', 'Every page of our website in one list.', 'legal'),
   { ...page('/dashboard', 'DashboardPage', 'Dashboard', 'Booking Dashboard', 'Staff bookings dashboard.', 'none'), index: false },
   // Each booking's own page, at /booking/manage/{token}: never indexed, never listed.
+  // A form, not content: listed on /sitemap for people, kept out of search engines.
+  { ...page(FIND_BOOKING_PATH, 'FindBookingPage', 'Find my booking', 'Find My Booking', 'Lost the e-mail with your booking? Enter your e-mail address and we will send you the links to your upcoming bookings.'), index: false },
   { ...page(MANAGE_PAGE_PATH, 'ManagePage', 'Manage your booking', 'Manage Your Booking', 'See, cancel or move your booking.', 'none'), index: false },
+  // A completed booking's receipt, at /booking/receipt/{token}: never indexed, never listed.
+  { ...page(RECEIPT_PAGE_PATH, 'ReceiptPage', 'Receipt', 'Receipt', 'Your receipt.', 'none'), index: false },
 ];
 
 export const NOT_FOUND_PAGE: PageDefinition = {

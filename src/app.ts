@@ -23,6 +23,7 @@ import databasePlugin from './plugins/app/database.ts';
 import authPlugin from './plugins/app/auth.ts';
 import formGuardPlugin from './plugins/app/form-guard.ts';
 import idempotencyPurgePlugin from './plugins/app/idempotency-purge.ts';
+import confirmationLapsePlugin from './plugins/app/confirmation-lapse.ts';
 import renderPlugin from './plugins/app/render.ts';
 import mailerPlugin from './plugins/app/mailer.ts';
 import healthRoutes from './routes/health.ts';
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authPlugin);
   await app.register(formGuardPlugin);
   await app.register(idempotencyPurgePlugin);
+  await app.register(confirmationLapsePlugin);
   await app.register(mailerPlugin);
   await app.register(renderPlugin);
 

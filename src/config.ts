@@ -6,6 +6,7 @@ import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { DEFAULT_BUSINESS, type BusinessInfo } from './domain/business.ts';
 import { EMAIL_SYNTAX_PATTERN } from './domain/text-rules.ts';
+import { GST_NUMBER_PATTERN } from './domain/completion.ts';
 import { meetsOwaspMinimum, passwordProblem } from './password-policy.ts';
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 });
@@ -48,12 +49,20 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_WINDOW_SECONDS: Type.Union([Positive], { default: 60 }),
   RATE_LIMIT_BOOKINGS_PER_DAY: Type.Union([Positive], { default: 20 }),
   RATE_LIMIT_LOGIN_FAILURES_MAX: Type.Union([Positive], { default: 50 }),
+  /** Wrong passwords one signed-in-before device may send per fifteen windows before it waits like any client; 0 turns the limit off. */
+  RATE_LIMIT_LOGIN_DEVICE_FAILURES_MAX: Type.Union([Type.Integer({ minimum: 0 })], { default: 10 }),
+  /** How long a device cookie (given at a successful sign-in) exempts its browser from the sign-in pause; 0 turns device cookies off. */
+  LOGIN_DEVICE_DAYS: Type.Union([Type.Integer({ minimum: 0, maximum: 3650 })], { default: 365 }),
   /** Contact messages one client may send in a day (both doors together); 0 turns the budget off. */
   RATE_LIMIT_FORMS_PER_DAY: Type.Union([Type.Integer({ minimum: 0 })], { default: 30 }),
   BOOKING_MAX_ACTIVE_PER_EMAIL: Type.Union([Positive], { default: 3 }),
   /** Online bookings by new customers (no completed booking yet) across all clients per rolling hour; 0 turns the brake off. */
   ONLINE_NEW_BOOKINGS_PER_HOUR: Type.Union([Type.Integer({ minimum: 0 })], { default: 20 }),
   FORM_MIN_SECONDS: Type.Union([Type.Integer({ minimum: 0 })], { default: 3 }),
+  /** `email`: a new customer's online booking holds its place only until they confirm it from the e-mail; `none`: no such step. */
+  BOOKING_CONFIRMATION: Type.Union([Type.Literal('none'), Type.Literal('email')], { default: 'none' }),
+  /** With BOOKING_CONFIRMATION=email, an unconfirmed booking lapses this many minutes after it was made (BOOKING_CONFIRMATION=none turns the step off). */
+  CONFIRM_WITHIN_MINUTES: Type.Union([Type.Integer({ minimum: 1, maximum: 10_080 })], { default: 120 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   SESSION_IDLE_MINUTES: Type.Union([Positive], { default: 60 }),
   SESSION_MAX_HOURS: Type.Union([Positive], { default: 12 }),
@@ -79,6 +88,17 @@ export const EnvSchema = Type.Object({
   MAIL_POLL_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 3000 }),
   MAIL_MAX_ATTEMPTS: Type.Union([Positive], { default: 6 }),
   MAIL_RETRY_BASE_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 60_000 }),
+  /** "Find my booking" e-mails one address may be sent in a rolling day (counted in the outbox); 0 turns the cap off. */
+  FIND_BOOKING_PER_ADDRESS_PER_DAY: Type.Union([Type.Integer({ minimum: 0 })], { default: 3 }),
+  /** "Find my booking" answers no sooner than this after the request, whatever the address; 0 turns the floor off. */
+  FIND_BOOKING_ANSWER_MS: Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 })], { default: 400 }),
+  /** The business's GST number (NNN-NNN-NNN or 8-9 digits): receipts become numbered tax invoices. */
+  GST_NUMBER: Type.Optional(Type.String({ pattern: GST_NUMBER_PATTERN.source })),
+  /** Where customers leave a review: one request is e-mailed after each completed job. */
+  REVIEW_URL: Type.Optional(Url),
+  REVIEW_DELAY_HOURS: Type.Union([Type.Integer({ minimum: 0, maximum: 720 })], { default: 2 }),
+  /** The longest range of the takings summary in days; 0 turns the limit off. */
+  TAKINGS_MAX_DAYS: Type.Union([Type.Integer({ minimum: 0 })], { default: 366 }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -124,7 +144,19 @@ export interface Config {
   onlineNewBookingsPerHour: number;
   /** The no-JavaScript forms refuse a post sooner than this after the form was served. */
   formMinMs: number;
+  /**
+   * BOOKING_CONFIRMATION=email (issue 23): a new customer's online booking awaits their
+   * confirmation from the e-mail and lapses `withinMs` after it was made (CONFIRM_WITHIN_MINUTES;
+   * BOOKING_CONFIRMATION=none, `required` false: today's behaviour, no such step).
+   */
+  emailConfirmation: { required: boolean; withinMs: number };
   session: { idleMs: number; maxAgeMs: number };
+  /**
+   * Device cookies (OWASP): a browser that signed in before is not held by the sign-in pause.
+   * maxAgeMs: LOGIN_DEVICE_DAYS (0: no device cookies); failuresMax: its own wrong passwords per
+   * fifteen windows before it is treated as unknown (RATE_LIMIT_LOGIN_DEVICE_FAILURES_MAX, 0: no limit).
+   */
+  loginDevice: { maxAgeMs: number; failuresMax: number };
   business: BusinessInfo;
   /** PUBLIC_URL's origin when it is configured: what a browser's Origin must be for a write. */
   publicOrigin: string | undefined;
@@ -133,6 +165,25 @@ export interface Config {
   manageCutoffHours: number;
   /** MANAGE_MAX_CHANGES: customer moves allowed per booking on its manage page; 0: no cap. */
   manageMaxChanges: number;
+  /**
+   * "Find my booking" (/booking/find, POST /v1/find-booking): at most `perAddressPerDay` e-mails
+   * to one address in 24 hours (0: no cap), and every answer sent no sooner than `answerMs` after
+   * the request (0: at once), so that its timing tells nothing about the address.
+   */
+  findBooking: { perAddressPerDay: number; answerMs: number };
+  /** Completing jobs (issue 21): GST_NUMBER, REVIEW_URL and REVIEW_DELAY_HOURS. */
+  completion: CompletionConfig;
+  /** TAKINGS_MAX_DAYS: the longest takings range; 0: no limit. */
+  takingsMaxDays: number;
+}
+
+export interface CompletionConfig {
+  /** Receipts are tax invoices with a number from the gapless sequence while this is set. */
+  gstNumber: string | undefined;
+  /** One review request per completed job is e-mailed when this is set. */
+  reviewUrl: string | undefined;
+  /** Hours after completion the review request is due (0: at once). */
+  reviewDelayHours: number;
 }
 
 export interface MailConfig {
@@ -233,7 +284,9 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     maxActiveBookingsPerEmail: env.BOOKING_MAX_ACTIVE_PER_EMAIL,
     onlineNewBookingsPerHour: env.ONLINE_NEW_BOOKINGS_PER_HOUR,
     formMinMs: env.FORM_MIN_SECONDS * 1000,
+    emailConfirmation: { required: env.BOOKING_CONFIRMATION === 'email', withinMs: env.CONFIRM_WITHIN_MINUTES * 60_000 },
     session: { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: env.SESSION_MAX_HOURS * 3_600_000 },
+    loginDevice: { maxAgeMs: env.LOGIN_DEVICE_DAYS * 86_400_000, failuresMax: env.RATE_LIMIT_LOGIN_DEVICE_FAILURES_MAX },
     business: {
       name: env.BUSINESS_NAME,
       phone: env.BUSINESS_PHONE,
@@ -262,5 +315,8 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     },
     manageCutoffHours: env.MANAGE_CUTOFF_HOURS,
     manageMaxChanges: env.MANAGE_MAX_CHANGES,
+    findBooking: { perAddressPerDay: env.FIND_BOOKING_PER_ADDRESS_PER_DAY, answerMs: env.FIND_BOOKING_ANSWER_MS },
+    completion: { gstNumber: env.GST_NUMBER, reviewUrl: env.REVIEW_URL, reviewDelayHours: env.REVIEW_DELAY_HOURS },
+    takingsMaxDays: env.TAKINGS_MAX_DAYS,
   };
 }

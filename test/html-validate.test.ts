@@ -7,7 +7,8 @@
  */
 import t from 'tap';
 import { HtmlValidate, type Message } from 'html-validate';
-import { MANAGE_PAGE_PATH, PAGES } from '../client/routes.ts';
+import { MANAGE_PAGE_PATH, PAGES, RECEIPT_PAGE_PATH } from '../client/routes.ts';
+import { recordCompletion } from '../src/services/completion-record.ts';
 import { manageLinkFor } from '../src/services/manage-link.ts';
 import { weekdayOf } from '../src/domain/availability.ts';
 import { buildTestApp } from './helper.ts';
@@ -58,7 +59,7 @@ t.test('every public page and the manage page pass html-validate:standard', asyn
   };
 
   // Every page of the page table (what /sitemap and sitemap.xml list), the manage page apart.
-  for (const page of PAGES) if (page.path !== MANAGE_PAGE_PATH) await get(page.path);
+  for (const page of PAGES) if (page.path !== MANAGE_PAGE_PATH && page.path !== RECEIPT_PAGE_PATH) await get(page.path);
   const sitemap = (await app.inject('/sitemap')).body;
   for (const [, path] of sitemap.matchAll(/<a [^>]*href="(\/[^"#?]*)"/g)) {
     if (!pages.some((p) => p.name === `GET ${path}`)) await get(path!);
@@ -66,6 +67,8 @@ t.test('every public page and the manage page pass html-validate:standard', asyn
   // States an address reaches.
   await get('/?booking=received');
   await get('/contact?sent=1');
+  await get('/booking/find?sent=1');
+  await post('/booking/find', { email: 'not an address' }, 400);
   await get('/booking?package=quick-clean');
   await get('/no-such-page', 404);
   await get('/services/no-such-service', 404);
@@ -93,6 +96,12 @@ t.test('every public page and the manage page pass html-validate:standard', asyn
   await get(`${path}/cancel`);
   await get(`${path}/move`);
   await get(`${path}/move?date=${weekday(12)}`);
+  // The same booking completed: its receipt (issue 21).
+  await app.db.transaction().execute(async (trx) => {
+    const done = await trx.updateTable('bookings').set({ status: 'completed' }).where('id', '=', res.json().id).returningAll().executeTakeFirstOrThrow();
+    await recordCompletion(trx, done, { by: 'Staff', paymentMethod: 'card' }, app.mail);
+  });
+  await get(path.replace('/booking/manage/', '/booking/receipt/'));
 
   t.ok(pages.length >= 30, `${pages.length} pages rendered`);
   for (const page of pages) {

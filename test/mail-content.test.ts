@@ -60,6 +60,20 @@ const booking = {
   held: '',
   awaiting_first_placement: false,
   new_customer: true,
+  email_canonical: 'tama@example.co.nz',
+  phone_canonical: '0215551234',
+  cancelled_late: false,
+  awaiting_email_until: null,
+  lapsed_at: null,
+  source: 'online',
+  created_by: null,
+  price_adjustment_cents: 0,
+  price_adjustment_reason: null,
+  weather_day_id: null,
+  weather_move_until: null,
+  on_the_way_at: null,
+  arriving_at: null,
+  started_at: null,
 } satisfies Booking;
 
 t.test('dates are written for people in Auckland, on ordinary and daylight-saving days', async (t) => {

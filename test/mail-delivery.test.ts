@@ -21,7 +21,7 @@ await forEachBackend(t, async (t, backend) => {
 
   t.test('a booking sends the customer a confirmation with an invitation, and staff a notification', async (t) => {
     const date = inDays(5);
-    const booking = await book(app, { date, time: '09:00', email: 'mere.confirm@example.co.nz' });
+    const booking = await book(app, { date, time: '09:00', email: 'mere.confirm@example.co.nz', phone: '+64 21 555 9876' });
     const forStaff = () => received(STAFF).find((m) => m.subject!.includes(booking.reference));
     await until(() => received('mere.confirm@example.co.nz').length === 1 && forStaff() !== undefined, 'both e-mails');
 

@@ -7,6 +7,7 @@ import { PACKAGES } from '../src/domain/catalogue.ts';
 import { SERVICE_DETAILS } from '../src/domain/content.ts';
 import { NOT_FOUND_PAGE, PAGES, type PageDefinition } from '../client/routes.ts';
 import { manageLinkFor } from '../src/services/manage-link.ts';
+import { recordCompletion } from '../src/services/completion-record.ts';
 import { originalClientPayload } from './support/payloads.ts';
 import { buildTestApp } from './helper.ts';
 
@@ -238,7 +239,15 @@ t.test('pages', async (t) => {
     // The manage page lives at a booking's own address.
     const booked = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload() });
     const managed = new URL((await manageLinkFor(app.db, booked.json().id, 'https://valet.example.nz'))!).pathname;
-    const urlOf = (page: PageDefinition) => (page.module === 'NotFoundPage' ? '/no-such-page' : page.module === 'ManagePage' ? managed : page.path);
+    // The receipt page, of a completed booking (issue 21).
+    const done = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload() });
+    await app.db.transaction().execute(async (trx) => {
+      const row = await trx.updateTable('bookings').set({ status: 'completed' }).where('id', '=', done.json().id).returningAll().executeTakeFirstOrThrow();
+      await recordCompletion(trx, row, { by: 'Staff' }, app.mail);
+    });
+    const receipt = new URL((await manageLinkFor(app.db, done.json().id, 'https://valet.example.nz'))!).pathname.replace('/booking/manage/', '/booking/receipt/');
+    const urlOf = (page: PageDefinition) =>
+      page.module === 'NotFoundPage' ? '/no-such-page' : page.module === 'ManagePage' ? managed : page.module === 'ReceiptPage' ? receipt : page.path;
     const firstPath = new Map([...PAGES, NOT_FOUND_PAGE].map((page) => [page.module, urlOf(page)]));
     for (const [module, url] of firstPath) {
       const html = (await app.inject(url)).body;

@@ -13,6 +13,7 @@ import { formatNzd, percentOf, quoteFor } from '../src/domain/pricing.ts';
 import { MIGRATIONS_DIR } from '../src/paths.ts';
 import { newBookingReference } from '../src/services/booking-reference.ts';
 import { createBooking } from '../src/services/booking.service.ts';
+import { hasActiveBookingQuery } from '../src/db/bookings.repository.ts';
 import { emptyBooking } from '../src/domain/booking-rules.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { inDays, originalClientPayload, testNow } from './support/payloads.ts';
@@ -153,14 +154,15 @@ forEachBackend(t, async (t, backend) => {
     t.same(again.json().quote, noDiscount(19900));
   });
 
-  t.test('the discount lookup is one probe of the partial index on lower(email)', async (t) => {
+  t.test('the discount lookup probes the partial indexes on the canonical e-mail and phone', async (t) => {
     // A table this small is read whole anyway; forbidding that shows which index the planner would use.
     const plan = await app.db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select 1 from bookings where lower(email) = 'x@example.com' and status <> 'cancelled' limit 1`.execute(trx);
+      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${hasActiveBookingQuery({ email: 'x@example.com', phone: '021 555 0101' })}`.execute(trx);
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     });
-    t.match(plan, /bookings_uncancelled_email_idx/);
+    t.match(plan, /bookings_uncancelled_email_canonical_idx/);
+    t.match(plan, /bookings_uncancelled_phone_canonical_idx/);
   });
 
   t.test('concurrent first bookings of one e-mail: exactly one gets the discount', async (t) => {

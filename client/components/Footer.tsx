@@ -14,7 +14,22 @@ const QUICK_LINKS = [
   { href: '/about', label: 'About Us' },
   { href: '/contact', label: 'Contact' },
   { href: '/booking', label: 'Booking' },
+  { href: '/booking/find', label: 'Find my booking' },
 ];
+
+const LEGAL_LINKS = [
+  { href: '/privacy-policy', label: 'Privacy Policy' },
+  { href: '/terms', label: 'Terms of Service' },
+  { href: '/sitemap', label: 'Sitemap' },
+];
+
+/** A list's items: one link each. */
+const linkItems = (links: readonly { href: string; label: string }[]) =>
+  links.map((link) => (
+    <li key={link.href}>
+      <a href={link.href}>{link.label}</a>
+    </li>
+  ));
 
 /** The original's later pages (booking and legal) carried a different hours statement (spec section 9). */
 const LATER_PAGES = ['/booking', '/privacy-policy', '/terms'];
@@ -74,11 +89,7 @@ export function Footer({ business, path, newsletterSent = false }: { business: B
             Quick Links
           </h2>
           <ul className="footer-links">
-            {QUICK_LINKS.map((link) => (
-              <li key={link.href}>
-                <a href={link.href}>{link.label}</a>
-              </li>
-            ))}
+            {linkItems(QUICK_LINKS)}
           </ul>
         </nav>
         <nav aria-labelledby="footer-services">
@@ -86,11 +97,7 @@ export function Footer({ business, path, newsletterSent = false }: { business: B
             Services
           </h2>
           <ul className="footer-links">
-            {PACKAGES.map((pkg) => (
-              <li key={pkg.id}>
-                <a href={`/services/${pkg.id}`}>{pkg.name}</a>
-              </li>
-            ))}
+            {linkItems(PACKAGES.map((pkg) => ({ href: `/services/${pkg.id}`, label: pkg.name })))}
           </ul>
         </nav>
         <section aria-labelledby="footer-contact">
@@ -118,17 +125,7 @@ export function Footer({ business, path, newsletterSent = false }: { business: B
       </div>
       <div className="container footer-bottom">
         <PaymentMethods />
-        <ul className="legal-links">
-          <li>
-            <a href="/privacy-policy">Privacy Policy</a>
-          </li>
-          <li>
-            <a href="/terms">Terms of Service</a>
-          </li>
-          <li>
-            <a href="/sitemap">Sitemap</a>
-          </li>
-        </ul>
+        <ul className="legal-links">{linkItems(LEGAL_LINKS)}</ul>
         <p className="copyright">
           © 2024 {business.name.replace(/\.$/, '')}. All rights reserved.
         </p>

@@ -58,7 +58,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(url: string, init?: RequestInit): Promise<T> {
+/** One JSON call to the staff API (exported for the lazily loaded parts' own calls, so they stay out of the eager bundle). */
+export async function call<T>(url: string, init?: RequestInit): Promise<T> {
   const response = await fetch(url, { ...init, headers: { accept: 'application/json', ...(init?.body ? { 'content-type': 'application/json' } : {}) } });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiError(response.status, typeof body.message === 'string' ? body.message : `Request failed (${response.status})`, body);
@@ -72,9 +73,16 @@ export interface BookingFilters {
   status: string;
 }
 
+/** The Status filter's two states of BOOKING_CONFIRMATION=email, sent as `confirmation`. */
+export const CONFIRMATION_FILTERS = { awaiting: 'awaiting e-mail confirmation', lapsed: 'lapsed (never confirmed)' } as const;
+
 export function filterQuery(filters: BookingFilters): URLSearchParams {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+  for (const [key, value] of Object.entries(filters)) {
+    if (!value) continue;
+    if (key === 'status' && value in CONFIRMATION_FILTERS) params.set('confirmation', value);
+    else params.set(key, value);
+  }
   return params;
 }
 

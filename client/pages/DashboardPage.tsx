@@ -6,7 +6,7 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { BookingsView } from '../components/dashboard/BookingsView.tsx';
-import { staffApi } from '../lib/staff-api.ts';
+import { staffApi, type BookingDto } from '../lib/staff-api.ts';
 import type { PageProps } from '../page-props.ts';
 import type { DashboardState } from '../page-state.ts';
 import '../components/Field.css';
@@ -15,7 +15,12 @@ import './DashboardPage.css';
 // Loaded when the tab is first opened: the dashboard's own bundle stays within its budget.
 const ScheduleView = lazy(() => import('../components/dashboard/ScheduleView.tsx'));
 const EmailsView = lazy(() => import('../components/dashboard/EmailsView.tsx'));
+const CustomersView = lazy(() => import('../components/dashboard/CustomersView.tsx'));
+const StaffBookingForm = lazy(() => import('../components/dashboard/StaffBookingForm.tsx'));
 const DayView = lazy(() => import('../components/dashboard/DayView.tsx'));
+const TodayView = lazy(() => import('../components/dashboard/TodayView.tsx'));
+const TakingsPanel = lazy(() => import('../components/dashboard/TakingsPanel.tsx'));
+const CompleteDialog = lazy(() => import('../components/dashboard/CompleteDialog.tsx'));
 const Inbox = lazy(() => import('../components/dashboard/Inbox.tsx').then((module) => ({ default: module.Inbox })));
 
 export const WRONG_PASSWORD_ALERT = 'Incorrect password! Redirecting...';
@@ -48,12 +53,30 @@ function SignInForm({ error }: { error: string | null }) {
   );
 }
 
-type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails';
+/** The staff frame (issue 21): a slim bar naming the business, instead of the marketing header. */
+function StaffBar({ businessName }: { businessName: string }) {
+  return (
+    <div className="staff-header">
+      <a className="staff-brand" href="/dashboard">
+        {businessName} <span>Staff</span>
+      </a>
+      <a className="staff-site-link" href="/">
+        View the website
+      </a>
+    </div>
+  );
+}
 
-export default function DashboardPage({ state }: PageProps<DashboardState>) {
+type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'today' | 'takings';
+
+export default function DashboardPage({ state, business }: PageProps<DashboardState>) {
   const [signedIn, setSignedIn] = useState(state.signedIn);
   const [tab, setTab] = useState<Tab>('bookings');
   const [unread, setUnread] = useState<number | null>(null);
+  const [newBooking, setNewBooking] = useState(false);
+  const [taken, setTaken] = useState(0);
+  const [completing, setCompleting] = useState<BookingDto | null>(null);
+  const [completed, setCompleted] = useState(0);
   const prompt = state.mode === 'prompt';
 
   useEffect(() => {
@@ -78,7 +101,7 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
   }, [prompt]);
 
   if (!signedIn) {
-    return prompt ? (
+    const page = prompt ? (
       <section className="section">
         <div className="container narrow">
           <h1>Booking Dashboard</h1>
@@ -88,20 +111,34 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
     ) : (
       <SignInForm error={state.signInError} />
     );
+    return (
+      <>
+        <StaffBar businessName={business.name} />
+        {page}
+      </>
+    );
   }
 
   const tabs: { key: Tab; label: string; count?: number | null }[] = [
     { key: 'bookings', label: 'Bookings' },
+    { key: 'today', label: 'Today' },
     { key: 'day', label: 'Day view' },
     { key: 'messages', label: 'Messages', count: unread },
     { key: 'schedule', label: 'Schedule' },
     { key: 'emails', label: 'E-mails' },
+    { key: 'customers', label: 'Customers' },
+    { key: 'takings', label: 'Takings' },
   ];
   return (
+    <>
+    <StaffBar businessName={business.name} />
     <section className="section dashboard">
       <div className="container">
         <div className="dashboard-head">
           <h1>Booking Dashboard</h1>
+          <button type="button" className="button button-accent button-small" onClick={() => setNewBooking(true)}>
+            New booking
+          </button>
           <form method="post" action="/dashboard/logout">
             <button type="submit" className="button button-ghost button-small">
               Sign out
@@ -121,7 +158,35 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
             </button>
           ))}
         </nav>
-        {tab === 'bookings' && <BookingsView onSignedOut={signedOut} />}
+        {tab === 'bookings' && <BookingsView key={taken} onSignedOut={signedOut} />}
+        {newBooking && (
+          <Suspense fallback={<TabLoading what="the booking form" />}>
+            <StaffBookingForm onCreated={() => setTaken((n) => n + 1)} onSignedOut={signedOut} onClose={() => setNewBooking(false)} />
+          </Suspense>
+        )}
+        {tab === 'today' && (
+          <Suspense fallback={<TabLoading what="today" />}>
+            <TodayView key={completed} onSignedOut={signedOut} onComplete={setCompleting} />
+          </Suspense>
+        )}
+        {tab === 'takings' && (
+          <Suspense fallback={<TabLoading what="the takings" />}>
+            <TakingsPanel onSignedOut={signedOut} />
+          </Suspense>
+        )}
+        {completing && (
+          <Suspense fallback={<TabLoading what="the completion form" />}>
+            <CompleteDialog
+              booking={completing}
+              onCompleted={() => {
+                setCompleting(null);
+                setCompleted((n) => n + 1);
+              }}
+              onSignedOut={signedOut}
+              onClose={() => setCompleting(null)}
+            />
+          </Suspense>
+        )}
         {tab === 'day' && (
           <Suspense fallback={<TabLoading what="the day view" />}>
             <DayView times={state.schedule.times} onSignedOut={signedOut} />
@@ -137,6 +202,11 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
             <ScheduleView shape={state.schedule} onSignedOut={signedOut} />
           </Suspense>
         )}
+        {tab === 'customers' && (
+          <Suspense fallback={<TabLoading what="the customers" />}>
+            <CustomersView onSignedOut={signedOut} />
+          </Suspense>
+        )}
         {tab === 'emails' && (
           <Suspense fallback={<TabLoading what="the e-mails" />}>
             <EmailsView onSignedOut={signedOut} />
@@ -144,6 +214,7 @@ export default function DashboardPage({ state }: PageProps<DashboardState>) {
         )}
       </div>
     </section>
+    </>
   );
 }
 

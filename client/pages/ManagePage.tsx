@@ -7,8 +7,9 @@
 import { useState } from 'react';
 import { telHref } from '#domain/business.ts';
 import { durationText } from '#domain/catalogue.ts';
-import { cutoffExplanation, MANAGE_MESSAGES, moveLimitExplanation } from '#domain/manage-rules.ts';
-import { discountLabel, formatNzd } from '#domain/pricing.ts';
+import { awaitingConfirmationText, CONFIRM_BOOKING_LABEL, cutoffExplanation, MANAGE_MESSAGES, moveLimitExplanation } from '#domain/manage-rules.ts';
+import { adjustmentLabel, discountLabel, formatNzd } from '#domain/pricing.ts';
+import { weatherMoveText } from '#domain/weather-day.ts';
 import { errorFor } from '../components/field-errors.ts';
 import type { PageProps } from '../page-props.ts';
 import type { ManagedBooking, ManageMove, ManageState } from '../page-state.ts';
@@ -50,6 +51,7 @@ function BookingFacts({ booking }: { booking: ManagedBooking }) {
       <Fact label="Where" value={where} />
       <Fact label="List price" value={formatNzd(quote.listPriceCents)} />
       {quote.discount && <Fact label={discountLabel(quote.discount)} value={`−${formatNzd(quote.discountCents)}`} />}
+      {quote.adjustment && <Fact label={adjustmentLabel(quote.adjustment)} value={formatNzd(quote.adjustment.cents)} />}
       <Fact label="Total (pay on completion)" value={formatNzd(quote.totalCents)} className="manage-total" />
     </dl>
   );
@@ -193,6 +195,20 @@ export default function ManagePage({ business, state }: PageProps<ManageState>) 
           />
         )}
         {view === 'move' && move && <MoveChooser base={base} booking={booking} move={move} />}
+        {view === 'overview' && booking.awaitingUntil !== null && (
+          <form className="notice manage-awaiting" method="post" action={`${base}/confirm-email`}>
+            <p>{awaitingConfirmationText(booking.awaitingUntil)}</p>
+            <input type="hidden" name="version" value={booking.version} />
+            <button type="submit" className="button button-primary">
+              {CONFIRM_BOOKING_LABEL}
+            </button>
+          </form>
+        )}
+        {view === 'overview' && lock === null && booking.weatherUntil && (
+          <div className="notice manage-weather" role="note">
+            <p>{weatherMoveText(booking.weatherUntil)}</p>
+          </div>
+        )}
         <h2 className="manage-subtitle">Booking details</h2>
         <BookingFacts booking={booking} />
         {view === 'overview' && lock === null && state.moveLimit !== null && (
@@ -237,6 +253,12 @@ export default function ManagePage({ business, state }: PageProps<ManageState>) 
         )}
         {lock === 'completed' && <p className="manage-locked">{MANAGE_MESSAGES.locked.completed}</p>}
         <p className="manage-help">{`Questions? Call us on ${business.phone} or e-mail ${business.email}.`}</p>
+        <p className="manage-help">
+          {'Lost a link to another booking? '}
+          <a className="text-link" href="/booking/find">
+            Find my booking
+          </a>
+        </p>
       </div>
     </section>
   );

@@ -8,11 +8,13 @@ import AboutPage from './AboutPage.tsx';
 import BookingPage from './BookingPage.tsx';
 import ContactPage from './ContactPage.tsx';
 import DashboardPage from './DashboardPage.tsx';
+import FindBookingPage from './FindBookingPage.tsx';
 import HomePage from './HomePage.tsx';
 import LegalPage from './LegalPage.tsx';
 import ManagePage from './ManagePage.tsx';
 import NotFoundPage from './NotFoundPage.tsx';
 import PricingPage from './PricingPage.tsx';
+import ReceiptPage from './ReceiptPage.tsx';
 import ServiceDetailPage from './ServiceDetailPage.tsx';
 import ServicesPage from './ServicesPage.tsx';
 import SitemapPage from './SitemapPage.tsx';
@@ -26,11 +28,13 @@ export const PAGE_COMPONENTS: Record<PageModule, ComponentType<PageProps<never>>
   BookingPage,
   ContactPage,
   DashboardPage,
+  FindBookingPage,
   HomePage,
   LegalPage,
   ManagePage,
   NotFoundPage,
   PricingPage,
+  ReceiptPage,
   ServiceDetailPage,
   ServicesPage,
   SitemapPage,

@@ -25,7 +25,7 @@ export const QuoteSchema = Type.Object(
     currency: Type.Literal(CURRENCY),
     listPriceCents: Cents('The catalogue price'),
     discountCents: Cents('The discount: the percentage of the list price, to the nearest cent (halves up)'),
-    totalCents: Cents('What the customer pays: list price less discount'),
+    totalCents: Cents('What the customer pays: list price less discount, plus any staff adjustment'),
     discount: Type.Union([
       Type.Null(),
       Type.Object({
@@ -33,6 +33,11 @@ export const QuoteSchema = Type.Object(
         percent: Type.Integer({ examples: [FIRST_SERVICE_DISCOUNT_PERCENT] }),
       }),
     ]),
+    adjustment: Type.Optional(
+      Type.Union([Type.Null(), Type.Object({ cents: Type.Integer({ description: 'Added to the total, in cents (negative: taken off)' }), reason: Type.String() })], {
+        description: 'A price adjusted by staff (a booking taken or edited in the dashboard), with the reason; null: none',
+      }),
+    ),
   },
   { description: 'What a booking costs, computed by the server' },
 );
@@ -64,9 +69,19 @@ export const BookingSchema = Type.Object({
   startsAt: Type.String({ format: 'date-time', description: 'The appointment as an instant' }),
   endsAt: Type.String({ format: 'date-time', description: 'When the work ends: the start plus the duration the job was booked with' }),
   bufferMinutes: Type.Integer({ minimum: 0, description: 'Travel time the van is held for after the work (on-site jobs)' }),
-  status: Type.String({ description: 'pending, confirmed, completed or cancelled' }),
+  status: Type.String({ description: 'pending, confirmed, completed, no-show or cancelled (the transitions: src/domain/booking-status.ts)' }),
+  cancelledLate: Type.Boolean({ description: 'Cancelled by staff within the notice period (MANAGE_CUTOFF_HOURS before the start); false otherwise' }),
   version: Type.Integer({ description: 'Bumped by every status change; send it back to change the status' }),
   createdAt: Type.String({ format: 'date-time' }),
+  source: Type.Union([Type.Literal('online'), Type.Literal('staff')], { description: 'online (the wizard or the API) or staff (taken in the dashboard)' }),
+  createdBy: Type.Union([Type.String(), Type.Null()], { description: 'The staff member who took a staff booking; null for an online one' }),
+  awaitingEmailUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'BOOKING_CONFIRMATION=email: the booking awaits its customer\'s confirmation from the e-mail until then, and lapses after; null when it is not waiting',
+  }),
+  lapsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the booking lapsed unconfirmed (it is then cancelled); null otherwise' }),
+  onTheWayAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the customer was told staff are on the way (the Today view); null before' }),
+  arrivingAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The arrival time the customer was given; null before' }),
+  startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the work started; null before' }),
 });
 export type BookingDto = Static<typeof BookingSchema>;
 
@@ -75,6 +90,14 @@ const SlotSchema = Type.Object({
   time: Type.String({ description: 'HH:mm' }),
   resourceId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
 });
+
+/** One field of a booking changed by a staff edit, as people read it (issue 21). */
+export const BookingChangeSchema = Type.Object({
+  field: Type.String({ description: 'Name, E-mail, Phone, Address, Notes, Package, Vehicle size, When, Van or bay, Price adjustment or Total' }),
+  from: Type.String({ description: "'' when there was none" }),
+  to: Type.String({ description: "'' when there is none now" }),
+});
+export type BookingChangeDto = Static<typeof BookingChangeSchema>;
 
 export const StatusChangeSchema = Type.Object({
   from: Type.String(),
@@ -85,10 +108,24 @@ export const StatusChangeSchema = Type.Object({
   move: Type.Union([Type.Object({ from: SlotSchema, to: SlotSchema }), Type.Null()], {
     description: 'A move to another time or resource (the status stays the same): the appointment before and after, with the resource each held; null for a status change',
   }),
+  changes: Type.Union([Type.Array(BookingChangeSchema), Type.Null()], {
+    description: 'A staff edit (PATCH /v1/bookings/{id}): each field changed, from what to what, as people read them; null otherwise',
+  }),
 });
 export type StatusChangeDto = Static<typeof StatusChangeSchema>;
 
 export const BookingWithHistorySchema = Type.Object({ booking: BookingSchema, history: Type.Array(StatusChangeSchema) });
+
+export const BookingNoteSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    text: Type.String({ description: 'The note, 1 to 2000 characters (line breaks kept)' }),
+    by: Type.String({ description: 'The name the staff member signed in with' }),
+    at: Type.String({ format: 'date-time' }),
+  },
+  { description: 'An internal note: for staff only, never shown to the customer nor e-mailed' },
+);
+export type BookingNoteDto = Static<typeof BookingNoteSchema>;
 
 export const ContactMessageSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),

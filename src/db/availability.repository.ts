@@ -21,8 +21,8 @@ export interface ScheduleFacts {
   busy: [string, number, number][];
 }
 
-/** Bookings that hold their resource (the exclusion constraint's WHERE). */
-export const PLACE_HOLDING_STATUSES = ['pending', 'confirmed', 'completed'] as const;
+/** Bookings that hold their resource (the exclusion constraint's WHERE; a no-show keeps its place like a completed job). */
+export const PLACE_HOLDING_STATUSES = ['pending', 'confirmed', 'completed', 'no-show'] as const;
 
 /**
  * The facts for [from, to), leaving out one booking (the one being moved, so it never collides
@@ -45,7 +45,7 @@ export async function scheduleFacts(db: Db, from: number, to: number, excludeBoo
          from closures where during && ${span}) as closures,
       (select coalesce(json_agg(json_build_array(resource_id, extract(epoch from lower(held)) * 1000, extract(epoch from upper(held)) * 1000)), '[]')
          from bookings
-         where held && ${span} and resource_id is not null and status in ('pending', 'confirmed', 'completed') ${exclude}) as busy`.execute(db);
+         where held && ${span} and resource_id is not null and status in ('pending', 'confirmed', 'completed', 'no-show') ${exclude}) as busy`.execute(db);
   const facts = rows[0]!;
   return { ...facts, busy: facts.busy.map(([id, start, end]) => [id, Number(start), Number(end)]) };
 }

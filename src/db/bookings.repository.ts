@@ -1,5 +1,5 @@
 /** Data access for bookings: plain functions over a Kysely instance or transaction. */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Booking, BookingStatusChange, Database, NewBooking, NewBookingStatusChange } from './database.ts';
 
 type Db = Kysely<Database>;
@@ -22,7 +22,7 @@ export async function insertBookingUnlessReferenceTaken(db: Db, booking: NewBook
  * PostgreSQL evaluates a select list's expressions in order, so the order of acquisition is the
  * order of the list, as with one statement per lock.
  */
-async function takeLocks(trx: Db, locks: readonly { name: string; shared?: boolean }[]): Promise<void> {
+async function takeLocks(trx: Db, locks: readonly { name: string | RawBuilder<string | null>; shared?: boolean }[]): Promise<void> {
   if (locks.length === 0) return;
   const calls = locks.map(({ name, shared }) =>
     shared ? sql`pg_advisory_xact_lock_shared(hashtextextended(${name}, 0))` : sql`pg_advisory_xact_lock(hashtextextended(${name}, 0))`,
@@ -52,50 +52,88 @@ export async function lockPlacement(trx: Db, date: string, kinds: readonly strin
   await takeLocks(trx, placementLocks(date, kinds));
 }
 
-const emailLock = (email: string) => ({ name: `email:${email.trim().toLowerCase()}` });
+/** Who is booking, as the customer typed it: the database compares the canonical forms (migrations/013). */
+export interface CustomerIdentity {
+  email: string;
+  /** Absent or empty: the phone is not compared (a quote asked for with an e-mail only). */
+  phone?: string;
+}
 
 /**
- * A new booking's locks, in one round trip: first its customer's (e-mail, trimmed and
- * case-insensitive), which serialises bookings by one customer (the cap of upcoming bookings, and
+ * The customer's locks: one on the canonical e-mail (computed by the database, so `Bob+1@x.com`
+ * and `bob@x.com` wait for each other: the cap of upcoming bookings cannot be raced past with
+ * variants), then one on the canonical phone (two first bookings under different addresses and
+ * one phone cannot both get the discount). A part without an identity (no e-mail, a number of
+ * fewer than 7 digits) is NULL, and pg_advisory_xact_lock(NULL) takes nothing.
+ */
+const customerLocks = (customer: CustomerIdentity) => [
+  { name: sql<string | null>`'email:' || canonical_email(${customer.email})` },
+  { name: sql<string | null>`'phone:' || canonical_phone(${customer.phone ?? ''})` },
+];
+
+/**
+ * A new booking's locks, in one round trip: first its customer's (the canonical e-mail, then the
+ * canonical phone), which serialises bookings by one customer (the cap of upcoming bookings, and
  * two first bookings sent at once cannot both see "no earlier booking"), then its kind's day as
  * lockPlacement takes it. Always in this order, so two bookings cannot deadlock.
  */
-export async function lockEmailAndPlacement(trx: Db, email: string, date: string, kind: string): Promise<void> {
-  await takeLocks(trx, [emailLock(email), ...placementLocks(date, [kind])]);
+export async function lockEmailAndPlacement(trx: Db, customer: CustomerIdentity, date: string, kind: string): Promise<void> {
+  await takeLocks(trx, [...customerLocks(customer), ...placementLocks(date, [kind])]);
 }
 
 const NEW_CUSTOMER_BRAKE_LOCK = 'brake:new-customers';
 
 /**
- * A new customer's online booking's locks, in one round trip: the customer's e-mail, then the
+ * A new customer's online booking's locks, in one round trip: the customer's (e-mail, phone), then the
  * brake's (which serialises the hourly count of new customers' bookings, so concurrent requests
  * cannot overshoot it), then the kind's day as lockPlacement takes it. Always in this order (the
- * e-mail's before the brake's before the placement's), so no two bookings can deadlock.
+ * customer's before the brake's before the placement's), so no two bookings can deadlock.
  */
-export async function lockEmailBrakeAndPlacement(trx: Db, email: string, date: string, kind: string): Promise<void> {
-  await takeLocks(trx, [emailLock(email), { name: NEW_CUSTOMER_BRAKE_LOCK }, ...placementLocks(date, [kind])]);
+export async function lockEmailBrakeAndPlacement(trx: Db, customer: CustomerIdentity, date: string, kind: string): Promise<void> {
+  await takeLocks(trx, [...customerLocks(customer), { name: NEW_CUSTOMER_BRAKE_LOCK }, ...placementLocks(date, [kind])]);
 }
 
 /**
- * What the booking rules need of an e-mail address's bookings (trimmed, any case), in one round
- * trip: how many are pending or confirmed from `fromDate` on (the cap), whether any is not
- * cancelled (then there is no first-service discount), and whether any is completed (then the
- * customer is not new: the hourly brake does not count them). Each part probes a partial index.
+ * What the booking rules need of a customer's bookings, in one round trip, the customer being
+ * the canonical e-mail (lower case, no +tag, gmail's dots ignored) or the canonical phone
+ * (national form): how many are pending or confirmed from `fromDate` on by the e-mail (the cap is
+ * per address), whether any by the e-mail or the phone is not cancelled (then there is no
+ * first-service discount), and whether any by either is completed (then the customer is not new:
+ * the hourly brake does not count them). Each part probes a partial index of migrations/013.
  */
-export async function emailBookingFacts(
+export async function customerBookingFacts(
   db: Db,
-  email: string,
+  customer: CustomerIdentity,
   fromDate: string,
 ): Promise<{ upcoming: number; hasActive: boolean; hasCompleted: boolean }> {
-  const address = email.trim().toLowerCase();
-  const row = await sql<{ upcoming: string | number; has_active: boolean; has_completed: boolean }>`
+  const facts = (await customerBookingFactsQuery(customer, fromDate).execute(db)).rows[0]!;
+  return { upcoming: Number(facts.upcoming), hasActive: facts.has_active, hasCompleted: facts.has_completed };
+}
+
+/** customerBookingFacts' statement (exported so that a test can EXPLAIN it). */
+export function customerBookingFactsQuery(customer: CustomerIdentity, fromDate: string) {
+  return sql<{ upcoming: string | number; has_active: boolean; has_completed: boolean }>`
+    with customer as (select canonical_email(${customer.email}) as email, canonical_phone(${customer.phone ?? ''}) as phone)
     select
       (select count(*) from bookings
-        where lower(email) = ${address} and status in ('pending', 'confirmed') and "date" >= ${fromDate}) as upcoming,
-      exists (select 1 from bookings where lower(email) = ${address} and status <> 'cancelled') as has_active,
-      exists (select 1 from bookings where lower(email) = ${address} and status <> 'cancelled' and status = 'completed') as has_completed`.execute(db);
-  const facts = row.rows[0]!;
-  return { upcoming: Number(facts.upcoming), hasActive: facts.has_active, hasCompleted: facts.has_completed };
+        where email_canonical = customer.email and email_canonical is not null
+          and status in ('pending', 'confirmed') and "date" >= ${fromDate}) as upcoming,
+      ${uncancelledOf(sql`true`)} as has_active,
+      ${uncancelledOf(sql`status = 'completed'`)} as has_completed
+    from customer`;
+}
+
+/**
+ * Whether the customer (the `customer` CTE's canonical e-mail and phone) has a booking that is
+ * not cancelled and meets `also`: two probes, one of each partial index (the predicates match
+ * theirs), joined by OR.
+ */
+function uncancelledOf(also: RawBuilder<boolean>) {
+  return sql<boolean>`(
+    exists (select 1 from bookings
+      where email_canonical = customer.email and email_canonical is not null and status <> 'cancelled' and ${also})
+    or exists (select 1 from bookings
+      where phone_canonical = customer.phone and phone_canonical is not null and status <> 'cancelled' and ${also}))`;
 }
 
 /**
@@ -110,18 +148,18 @@ export async function newCustomerBookingsInLastHour(db: Db): Promise<number> {
 }
 
 /**
- * True when the e-mail (trimmed, case-insensitive) has a booking that is not cancelled. One probe
- * of bookings_uncancelled_email_idx: the expression and the predicate match the partial index's.
+ * True when the customer (the canonical e-mail, or the canonical phone when given) has a booking
+ * that is not cancelled: the first-service discount's question, in one round trip.
  */
-export async function hasActiveBookingFor(db: Db, email: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('bookings')
-    .select(sql.lit(1).as('found'))
-    .where(sql`lower(email)`, '=', email.trim().toLowerCase())
-    .where('status', '<>', sql.lit('cancelled'))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+export async function hasActiveBookingFor(db: Db, customer: CustomerIdentity): Promise<boolean> {
+  return (await hasActiveBookingQuery(customer).execute(db)).rows[0]!.found;
+}
+
+/** hasActiveBookingFor's statement (exported so that a test can EXPLAIN it). */
+export function hasActiveBookingQuery(customer: CustomerIdentity) {
+  return sql<{ found: boolean }>`
+    with customer as (select canonical_email(${customer.email}) as email, canonical_phone(${customer.phone ?? ''}) as phone)
+    select ${uncancelledOf(sql`true`)} as found from customer`;
 }
 
 /** Holds every kind's every day still until the end of the transaction (see lockPlacement). */
@@ -140,6 +178,8 @@ export interface BookingFilters {
   service?: string;
   date?: string;
   status?: string;
+  /** BOOKING_CONFIRMATION=email: only those awaiting their customer's confirmation, or only those that lapsed. */
+  confirmation?: 'awaiting' | 'lapsed';
 }
 
 /** `newest`: by creation, newest first; `schedule`: by appointment, soonest first. */
@@ -166,6 +206,8 @@ export async function searchBookings(db: Db, filters: BookingFilters, sort: Book
   if (filters.service) query = query.where('service', '=', filters.service);
   if (filters.date) query = query.where('date', '=', filters.date);
   if (filters.status) query = query.where('status', '=', filters.status);
+  if (filters.confirmation === 'awaiting') query = query.where('awaiting_email_until', 'is not', null);
+  if (filters.confirmation === 'lapsed') query = query.where('lapsed_at', 'is not', null);
   if (sort === 'newest') {
     if (cursor?.sort === 'newest') query = query.where(sql<boolean>`(created_at, id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`);
     query = query.orderBy('created_at', 'desc').orderBy('id', 'desc');
@@ -200,10 +242,14 @@ export async function findBooking(db: Db, id: string): Promise<Booking | undefin
  * Sets the status only if the booking is still at the version the caller saw (compare-and-set);
  * a reopened booking may be given its place again at the same time.
  */
-export async function updateStatusIfVersion(db: Db, id: string, version: number, status: string, placement?: PlacementColumns): Promise<Booking | undefined> {
+/**
+ * Changes the status if the booking is still at the version the caller saw (compare-and-set).
+ * `late` marks a cancellation made within the notice period; any other change clears the mark.
+ */
+export async function updateStatusIfVersion(db: Db, id: string, version: number, status: string, placement?: PlacementColumns, late = false): Promise<Booking | undefined> {
   return db
     .updateTable('bookings')
-    .set((eb) => ({ status, ...placement, version: eb('version', '+', 1) }))
+    .set((eb) => ({ status, ...placement, cancelled_late: late && status === 'cancelled', version: eb('version', '+', 1) }))
     .where('id', '=', id)
     .where('version', '=', version)
     .returningAll()

@@ -1,6 +1,7 @@
 /** Data access for closures: dates or ranges of hours staff have closed (for a kind or one resource), with a reason. */
 import { sql, type Kysely } from 'kysely';
 import type { Booking, Closure, Database, NewClosure } from './database.ts';
+import { PLACE_HOLDING_STATUSES } from './availability.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -38,7 +39,7 @@ export async function closuresBetween(db: Db, from: string, to: string): Promise
     .selectAll('c')
     .select(
       sql<number>`(select count(*) from bookings b
-         where b.held && c.during and b.status in ('pending', 'confirmed', 'completed')
+         where b.held && c.during and b.status in ('pending', 'confirmed', 'completed', 'no-show')
            and (case when c.resource_id is not null then b.resource_id = c.resource_id
                      when c.kind is not null then b.service_type = c.kind else true end))`.as('active_bookings'),
     )
@@ -61,7 +62,7 @@ export async function bookingsHoldingPlaces(db: Db, closure: Pick<Closure, 'star
     .selectFrom('bookings as b')
     .selectAll('b')
     .where(sql<boolean>`b.held && tstzrange(${closure.starts_at}, ${closure.ends_at}, '[)')`)
-    .where('b.status', 'in', ['pending', 'confirmed', 'completed'])
+    .where('b.status', 'in', [...PLACE_HOLDING_STATUSES])
     .where(reachedBy(closure))
     .orderBy('b.starts_at')
     .orderBy('b.id')
@@ -78,7 +79,7 @@ export async function bookingsOnWeekdays(db: Db, from: string, isoWeekdays: read
     .selectFrom('bookings')
     .selectAll()
     .where('date', '>=', from)
-    .where('status', 'in', ['pending', 'confirmed', 'completed'])
+    .where('status', 'in', [...PLACE_HOLDING_STATUSES])
     .where(sql<boolean>`extract(isodow from "date")::int in (${sql.join(isoWeekdays)})`)
     .orderBy('date')
     .orderBy('time')

@@ -54,6 +54,20 @@ export async function finishAttempt(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Queues a booking's review request unless it ever had one (the unique partial index of
+ * migrations/016 decides, so two completions at once cannot both queue one). True when queued.
+ */
+export async function insertReviewRequestOnce(db: Kysely<Database>, email: NewOutboxEmail): Promise<boolean> {
+  const inserted = await db
+    .insertInto('outbox_emails')
+    .values({ ...email, kind: 'review-request' })
+    .onConflict((oc) => oc.column('booking_id').where('kind', '=', 'review-request').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
 /** Queued reminders of a booking are dropped when it is cancelled or moved (a moved one gets a new one). */
 export async function skipQueuedReminders(db: Kysely<Database>, bookingId: string, reason: string): Promise<number> {
   const result = await db

@@ -111,6 +111,19 @@ export function bookingWindow(now: Date): DateWindow {
   return memo.window;
 }
 
+/**
+ * The dates and starts staff may book for (issue 21): from the next whole hour today in Auckland
+ * (the home page promises same-day service) to twelve months ahead; after 23:00, from tomorrow.
+ * The online wizard keeps bookingWindow (from tomorrow).
+ */
+export function staffBookingWindow(now: Date): DateWindow {
+  const today = todayInAuckland(now);
+  const nextHour = Number(aucklandTime(now).slice(0, 2)) + 1;
+  const max = latestBookingDate(now);
+  if (nextHour > 23) return { min: addDaysToDay(today, 1), max };
+  return { min: today, max, earliestTime: `${String(nextHour).padStart(2, '0')}:00` };
+}
+
 /** A calendar day for people: 'Saturday 5 December 2026'. */
 export function dayText(day: string): string {
   return format(parse(day, 'yyyy-MM-dd', new Date(2000, 0, 1)), 'EEEE d MMMM yyyy');

@@ -136,6 +136,11 @@ export function emptyBooking(): BookingInput {
 export interface DateWindow {
   min: string;
   max: string;
+  /**
+   * On `min` only, the earliest start (HH:mm): staff may book today from the next whole hour
+   * (issue 21); absent for the online window, which starts tomorrow.
+   */
+  earliestTime?: string;
 }
 
 /**
@@ -221,12 +226,12 @@ export function validateScheduleStep(
   return errors;
 }
 
-/** Step 3: the customer's details. */
-export function validateDetailsStep(input: Pick<BookingInput, 'name' | 'email' | 'phone'>): FieldError[] {
+/** Step 3: the customer's details. A booking taken by staff may have no e-mail (`emailOptional`); the phone is always required. */
+export function validateDetailsStep(input: Pick<BookingInput, 'name' | 'email' | 'phone'>, emailOptional = false): FieldError[] {
   const errors: FieldError[] = [];
   if (isBlank(input.name)) errors.push({ field: 'name', message: MESSAGES.fullNameRequired });
   if (isBlank(input.email)) {
-    errors.push({ field: 'email', message: MESSAGES.emailRequired });
+    if (!emailOptional) errors.push({ field: 'email', message: MESSAGES.emailRequired });
   } else if (!EMAIL_PATTERN.test(input.email.trim())) {
     errors.push({ field: 'email', message: MESSAGES.emailInvalid });
   }
@@ -243,13 +248,13 @@ export function validateDetailsStep(input: Pick<BookingInput, 'name' | 'email' |
  * A field reported as too long or holding control characters is not reported again by the step
  * rules.
  */
-export function validateBooking(input: BookingInput, window: DateWindow): FieldError[] {
+export function validateBooking(input: BookingInput, window: DateWindow, options: { emailOptional?: boolean } = {}): FieldError[] {
   const lengthErrors = validateText(input, BOOKING_LIMITS, ['notes']);
   const tooLongFields = new Set(lengthErrors.map((e) => e.field));
   const ruleErrors = [
     ...validateServiceStep(input),
     ...validateScheduleStep(input, window),
-    ...validateDetailsStep(input),
+    ...validateDetailsStep(input, options.emailOptional),
   ].filter((e) => !tooLongFields.has(e.field));
   return [...ruleErrors, ...lengthErrors];
 }

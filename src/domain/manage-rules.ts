@@ -22,6 +22,8 @@ export const MANAGE_MESSAGES = {
   sameSlot: 'That is the time you already have. Please choose another time or date.',
   cancelled: 'Your booking is cancelled. We have sent you an e-mail to confirm it.',
   moved: 'Your booking has been moved. We have sent you an e-mail with the new time.',
+  emailConfirmed: 'Thank you: your booking is held for you. We will confirm it shortly.',
+  notAwaiting: 'This booking is not waiting for your confirmation.',
   locked: {
     cancelled: 'This booking is cancelled, so there is nothing to change.',
     completed: 'This booking is completed, so there is nothing to change.',
@@ -41,3 +43,14 @@ export function cutoffExplanation(cutoffHours: number, phone: string): string {
 export function moveLimitExplanation(maxChanges: number, phone: string): string {
   return `This booking has already been moved online ${maxChanges === 1 ? 'once' : `${maxChanges} times`}, the most we allow. To move it again, please call us on ${phone}. You can still cancel it here.`;
 }
+
+/**
+ * BOOKING_CONFIRMATION=email (issue 23): what a customer whose booking waits for them is asked,
+ * on the manage page and in the e-mail; `deadline` is when it lapses, in words ("Wednesday 25
+ * November 2026, 6:40 pm").
+ */
+export function awaitingConfirmationText(deadline: string): string {
+  return `Please confirm this booking by ${deadline}: until then we hold the time for you, and an unconfirmed booking is released.`;
+}
+
+export const CONFIRM_BOOKING_LABEL = 'Confirm my booking';

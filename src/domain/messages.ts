@@ -64,7 +64,10 @@ export function tooLong(max: number): string {
 }
 
 /** The confirmation of a booking, with the reference the customer quotes to us. */
-export function bookingReceived(reference: string): string {
+export function bookingReceived(reference: string, confirmWithinMinutes?: number): string {
+  if (confirmWithinMinutes !== undefined) {
+    return `Thank you! Your booking has been received. Your booking reference is ${reference}. Please confirm it within ${confirmWithinMinutes} minutes from the e-mail we have just sent you, or the time will be released.`;
+  }
   return `Thank you! Your booking has been received. Your booking reference is ${reference}. We will contact you shortly to confirm it.`;
 }
 

@@ -24,6 +24,25 @@ export interface Quote {
   discountCents: number;
   totalCents: number;
   discount: QuoteDiscount | null;
+  /** A price adjusted by staff (issue 21), already in totalCents; absent or null: none. */
+  adjustment?: PriceAdjustment | null;
+}
+
+/** An amount staff add to (or, negative, take off) the price, with the reason the customer is shown. */
+export interface PriceAdjustment {
+  cents: number;
+  reason: string;
+}
+
+/** The quote with a staff adjustment applied to its total (none: the quote as it is). */
+export function withAdjustment(quote: Quote, adjustment: PriceAdjustment | null): Quote {
+  if (!adjustment || adjustment.cents === 0) return quote;
+  return { ...quote, totalCents: quote.totalCents + adjustment.cents, adjustment };
+}
+
+/** The words for an adjustment line: 'Price adjustment: extra pet hair'. */
+export function adjustmentLabel(adjustment: PriceAdjustment): string {
+  return `Price adjustment: ${adjustment.reason}`;
 }
 
 /** The catalogue price of a service choice in cents, or undefined when it is not in the catalogue. */

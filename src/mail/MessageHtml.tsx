@@ -44,6 +44,13 @@ export function MessageHtml({ content }: { content: MessageContent }) {
                 </tbody>
               </table>
               {section.note && <p style={{ color: '#52606d' }}>{section.note}</p>}
+              {section.link && (
+                <p>
+                  <a href={section.link.href} style={button}>
+                    {section.link.label}
+                  </a>
+                </p>
+              )}
             </div>
           ))}
           {content.action && (

@@ -2,7 +2,7 @@
 import { HOURS, type BusinessInfo } from '../domain/business.ts';
 import { appointmentText, aucklandClockText } from '../domain/booking-dates.ts';
 import { CERAMIC_SIZES, COATING_LABELS, VEHICLE_LABELS, durationText, isCoatingType, isVehicleType } from '../domain/catalogue.ts';
-import { discountLabel, formatNzd } from '../domain/pricing.ts';
+import { adjustmentLabel, discountLabel, formatNzd } from '../domain/pricing.ts';
 import type { Booking } from '../db/database.ts';
 
 /**
@@ -64,6 +64,9 @@ export function quoteLines(booking: Booking): [string, string][] {
   const lines: [string, string][] = [['List price', formatNzd(booking.list_price_cents)]];
   if (booking.discount_cents > 0 && booking.discount_percent !== null) {
     lines.push([discountLabel({ kind: 'first-service', percent: booking.discount_percent }), formatNzd(-booking.discount_cents)]);
+  }
+  if (booking.price_adjustment_cents !== 0 && booking.price_adjustment_reason !== null) {
+    lines.push([adjustmentLabel({ cents: booking.price_adjustment_cents, reason: booking.price_adjustment_reason }), formatNzd(booking.price_adjustment_cents)]);
   }
   lines.push(['Total', `${formatNzd(booking.total_cents)}, pay on completion`]);
   return lines;

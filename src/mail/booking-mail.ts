@@ -8,30 +8,37 @@
  * and the outbox (src/mail).
  */
 import type { Kysely } from 'kysely';
-import type { Booking, ContactMessage, Database, NewOutboxEmail } from '../db/database.ts';
+import type { Booking, BookingFieldChange, ContactMessage, Database, NewOutboxEmail } from '../db/database.ts';
 import { findBooking } from '../db/bookings.repository.ts';
 import { hasLiveReminder, insertOutboxEmails, skipQueuedReminders } from '../db/outbox.repository.ts';
-import { manageLinkFor } from '../services/manage-link.ts';
+import { manageLinkSlotFor } from '../services/manage-link.ts';
 import { appointmentTimes } from './booking-facts.ts';
 import { bookingInvitation } from './invitation.ts';
 import type { MailContext } from './mail-context.ts';
 import { renderText, type MessageContent } from './message.ts';
 import { renderHtml } from './MessageHtml.tsx';
-import { customerMessage, staffBookingMessage, staffContactMessage, type CustomerMessageKind } from './templates.ts';
+import { bookingChangedMessage, customerMessage, staffBookingMessage, staffContactMessage, type CustomerMessageKind } from './templates.ts';
 
 export type BookingMailEvent = (
   | { type: 'created' }
   | { type: 'confirmed' | 'cancelled' | 'completed'; by: 'staff' | 'customer' }
   | { type: 'moved'; by: 'staff' | 'customer'; from: { date: string; time: string } }
+  /**
+   * A staff edit (issue 21): "Your booking has changed" with what changed and the updated
+   * invitation when `notify`; the reminder queued again when its time or address changed.
+   */
+  | { type: 'changed'; changes: readonly BookingFieldChange[]; notify: boolean; retimeReminder: boolean }
+  /** A weather day (issue 21): the apology with the manage link to choose a new time; no invitation (nothing moved yet). */
+  | { type: 'weather' }
 ) & {
   bookingId: string;
   /** The booking as this transaction just wrote it, when the caller has it (saves a read). */
   booking?: Booking;
 };
 
-export type EmailKind = CustomerMessageKind | 'staff-new-booking' | 'staff-contact-message';
+export type EmailKind = CustomerMessageKind | 'staff-new-booking' | 'staff-contact-message' | 'booking-links' | 'booking-receipt' | 'review-request' | 'booking-on-the-way';
 
-interface Composed {
+export interface Composed {
   kind: EmailKind;
   to: { name: string; address: string };
   replyTo?: { name: string; address: string };
@@ -42,7 +49,7 @@ interface Composed {
   dueAt?: Date;
 }
 
-function outboxRow(message: Composed, links: { bookingId?: string; contactMessageId?: string }, now: Date): NewOutboxEmail {
+export function outboxRow(message: Composed, links: { bookingId?: string; contactMessageId?: string }, now: Date): NewOutboxEmail {
   return {
     kind: message.kind,
     booking_id: links.bookingId ?? null,
@@ -80,9 +87,10 @@ function customer(kind: CustomerMessageKind, booking: Booking, context: MailCont
 function composeFor(event: BookingMailEvent, booking: Booking, context: MailContext, manageLink: string | undefined, needsReminder: boolean): Composed[] {
   switch (event.type) {
     case 'created':
+      // A booking taken by staff (issue 21) is confirmed at once, and staff need no notification of their own booking.
       return [
-        customer('booking-created', booking, context, manageLink, 'REQUEST'),
-        staffBookingMessage(booking, context),
+        customer(booking.status === 'confirmed' ? 'booking-confirmed' : 'booking-created', booking, context, manageLink, 'REQUEST'),
+        booking.source === 'staff' ? undefined : staffBookingMessage(booking, context),
         reminder(booking, context, manageLink),
       ].filter((m): m is Composed => m !== undefined);
     case 'confirmed':
@@ -98,6 +106,15 @@ function composeFor(event: BookingMailEvent, booking: Booking, context: MailCont
       return [customer('booking-moved', booking, context, manageLink, 'REQUEST'), reminder(booking, context, manageLink)].filter(
         (m): m is Composed => m !== undefined,
       );
+    case 'changed':
+      return [
+        event.notify
+          ? { ...bookingChangedMessage(booking, context, manageLink, event.changes), ics: { method: 'REQUEST' as const, text: bookingInvitation(booking, context, 'REQUEST', manageLink) } }
+          : undefined,
+        event.retimeReminder ? reminder(booking, context, manageLink) : undefined,
+      ].filter((m): m is Composed => m !== undefined);
+    case 'weather':
+      return [customer('booking-weather', booking, context, manageLink)];
     case 'completed':
       return [];
   }
@@ -108,7 +125,11 @@ export async function queueBookingMail(trx: Kysely<Database>, event: BookingMail
   if (!booking) throw new Error(`queueBookingMail: no booking ${event.bookingId}`);
   if (event.type === 'cancelled') await skipQueuedReminders(trx, booking.id, 'The booking was cancelled');
   if (event.type === 'moved') await skipQueuedReminders(trx, booking.id, 'The booking was moved; a new reminder was queued');
-  const manageLink = event.type === 'cancelled' || event.type === 'completed' ? undefined : await manageLinkFor(trx, booking, context.origin, context.manageKey);
+  if (event.type === 'changed' && event.retimeReminder) await skipQueuedReminders(trx, booking.id, 'The booking was changed; a new reminder was queued');
+  // A booking without an e-mail address (taken by staff for a customer who has none, issue 21):
+  // nothing to send, and the staff notification is only for online bookings, which always have one.
+  if (booking.email.trim() === '') return;
+  const manageLink = event.type === 'cancelled' || event.type === 'completed' ? undefined : await manageLinkSlotFor(trx, booking, context.origin, context.manageKey);
   const now = context.now();
   const needsReminder = event.type === 'confirmed' && !(await hasLiveReminder(trx, booking.id));
   const rows = composeFor(event, booking, context, manageLink, needsReminder).map((m) => outboxRow(m, { bookingId: booking.id }, now));
@@ -119,5 +140,11 @@ export async function queueBookingMail(trx: Kysely<Database>, event: BookingMail
 /** The staff notification of a contact-form message, with Reply-To the sender. */
 export async function queueContactMail(trx: Kysely<Database>, message: ContactMessage, context: MailContext): Promise<void> {
   await insertOutboxEmails(trx, [outboxRow(staffContactMessage(message, context), { contactMessageId: message.id }, context.now())]);
+  context.onQueued?.();
+}
+
+/** One message about a booking, composed by the caller, queued in its transaction (issue 21: "On the way"). */
+export async function queueBookingMessage(trx: Kysely<Database>, bookingId: string, message: Composed, context: MailContext): Promise<void> {
+  await insertOutboxEmails(trx, [outboxRow(message, { bookingId }, context.now())]);
   context.onQueued?.();
 }

@@ -6,6 +6,7 @@
  */
 import type { BusinessInfo } from '../domain/business.ts';
 import type { ManageKeyReader } from '../services/manage-link.ts';
+import type { CompletionConfig } from '../config.ts';
 
 export interface MailContext {
   business: BusinessInfo;
@@ -21,4 +22,6 @@ export interface MailContext {
   manageKey?: ManageKeyReader;
   /** Called after e-mail was queued, so the sender looks soon after the transaction commits. */
   onQueued?: () => void;
+  /** GST_NUMBER, REVIEW_URL and REVIEW_DELAY_HOURS, for completions (none when absent). */
+  completion?: CompletionConfig;
 }

@@ -8,6 +8,8 @@ export interface MessageSection {
   title: string;
   rows: [label: string, value: string][];
   note?: string;
+  /** A link of the section's own, after its rows (one booking's manage link in a list of bookings). */
+  link?: { label: string; href: string };
 }
 
 export interface MessageContent {
@@ -24,7 +26,8 @@ export function renderText(content: MessageContent): string {
   const blocks: string[] = [content.heading, ...content.paragraphs];
   for (const section of content.sections) {
     const rows = section.rows.map(([label, value]) => `${label}: ${value}`);
-    blocks.push([section.title.toUpperCase(), ...rows, ...(section.note ? [section.note] : [])].join('\n'));
+    const link = section.link ? [`${section.link.label}: ${section.link.href}`] : [];
+    blocks.push([section.title.toUpperCase(), ...rows, ...(section.note ? [section.note] : []), ...link].join('\n'));
   }
   if (content.action) blocks.push([`${content.action.label}: ${content.action.href}`, ...(content.action.note ? [content.action.note] : [])].join('\n'));
   blocks.push(...content.closing);

@@ -1,6 +1,9 @@
 /** The words of each e-mail: to the customer about their booking, and to staff. */
 import type { Booking, ContactMessage } from '../db/database.ts';
-import { appointmentText } from '../domain/booking-dates.ts';
+import { appointmentText, aucklandDate, aucklandTime, dayText } from '../domain/booking-dates.ts';
+import { WEATHER_EMAIL_ACTION, weatherEmailParagraphs } from '../domain/weather-day.ts';
+import { awaitingConfirmationText, CONFIRM_BOOKING_LABEL } from '../domain/manage-rules.ts';
+import { FIND_BOOKING_PATH } from '../domain/site-paths.ts';
 import { packageForPeople, quoteLines, vehicleForPeople, whenForPeople, whereForPeople } from './booking-facts.ts';
 import type { MailContext } from './mail-context.ts';
 import type { MessageContent, MessageSection } from './message.ts';
@@ -11,7 +14,9 @@ export type CustomerMessageKind =
   | 'booking-cancelled'
   | 'booking-cancelled-by-customer'
   | 'booking-moved'
-  | 'booking-reminder';
+  | 'booking-changed'
+  | 'booking-reminder'
+  | 'booking-weather';
 
 interface Message<K extends string> {
   kind: K;
@@ -40,7 +45,7 @@ function quoteSection(booking: Booking): MessageSection {
   return { title: 'Your quote', rows: quoteLines(booking), note: 'Nothing to pay now: you pay when the work is done.' };
 }
 
-function contactClosing(context: MailContext): string[] {
+export function contactClosing(context: MailContext): string[] {
   const { business } = context;
   return [`Questions? Call us on ${business.phone} or write to ${business.email}.`, `${business.name}`];
 }
@@ -51,7 +56,9 @@ const SUBJECTS: Record<CustomerMessageKind, (reference: string, name: string) =>
   'booking-cancelled': (ref, name) => `Booking cancelled: ${ref} – ${name}`,
   'booking-cancelled-by-customer': (ref, name) => `Booking cancelled: ${ref} – ${name}`,
   'booking-moved': (ref, name) => `Booking moved: ${ref} – ${name}`,
+  'booking-changed': (ref, name) => `Your booking has changed: ${ref} – ${name}`,
   'booking-reminder': (ref, name) => `Reminder: your valet ${ref} – ${name}`,
+  'booking-weather': (ref, name) => `Weather: please choose a new time for ${ref} – ${name}`,
 };
 
 function intro(kind: CustomerMessageKind, booking: Booking): { heading: string; paragraphs: string[] } {
@@ -59,6 +66,19 @@ function intro(kind: CustomerMessageKind, booking: Booking): { heading: string; 
   const hello = `Hi ${booking.name},`;
   switch (kind) {
     case 'booking-created':
+      if (booking.awaiting_email_until) {
+        // BOOKING_CONFIRMATION=email: the customer confirms from the manage page (a button there;
+        // opening the link alone changes nothing, as mail scanners open links).
+        const deadline = appointmentText(aucklandDate(booking.awaiting_email_until), aucklandTime(booking.awaiting_email_until));
+        return {
+          heading: `Please confirm your booking, ${booking.reference}`,
+          paragraphs: [
+            hello,
+            `We have your booking for ${when}. ${awaitingConfirmationText(deadline)}`,
+            `To confirm it, open "${CONFIRM_BOOKING_LINK}" below and press "${CONFIRM_BOOKING_LABEL}". The calendar invitation is attached.`,
+          ],
+        };
+      }
       return {
         heading: `Thanks for your booking, ${booking.reference}`,
         paragraphs: [hello, `We have your booking for ${when}. We will confirm it shortly. The calendar invitation is attached.`],
@@ -80,8 +100,19 @@ function intro(kind: CustomerMessageKind, booking: Booking): { heading: string; 
         heading: `Your booking ${booking.reference} has moved`,
         paragraphs: [hello, `Your booking is now on ${when}. The updated calendar invitation is attached.`],
       };
+    case 'booking-changed':
+      return {
+        heading: `Your booking ${booking.reference} has changed`,
+        paragraphs: [hello, `We have updated your booking for ${when}; what changed is listed below. The updated calendar invitation is attached.`],
+      };
     case 'booking-reminder':
       return { heading: `See you soon: ${when}`, paragraphs: [hello, `A reminder of your booking ${booking.reference} on ${when}.`] };
+    case 'booking-weather':
+      // A weather day (issue 21): an apology, and the manage link to choose a new time.
+      return {
+        heading: `Please choose a new time for ${booking.reference}`,
+        paragraphs: weatherEmailParagraphs(booking.name, dayText(booking.date), weatherDeadlineText(booking)),
+      };
   }
 }
 
@@ -96,10 +127,47 @@ export function customerMessage(kind: CustomerMessageKind, booking: Booking, con
       heading,
       paragraphs,
       sections: cancelled ? [bookingSection(booking, context)] : [bookingSection(booking, context), quoteSection(booking)],
-      ...(manageLink && !cancelled ? { action: { label: 'Manage your booking', href: manageLink, note: `Cancel or move it online until ${context.manageCutoffHours} hours before.` } } : {}),
-      closing: contactClosing(context),
+      ...(manageLink && !cancelled
+        ? {
+            action: {
+              label: kind === 'booking-created' && booking.awaiting_email_until ? CONFIRM_BOOKING_LINK : kind === 'booking-weather' ? WEATHER_EMAIL_ACTION : 'Manage your booking',
+              href: manageLink,
+              note:
+                kind === 'booking-weather'
+                  ? `Move it online to any free time until ${weatherDeadlineText(booking)}.`
+                  : `Cancel or move it online until ${context.manageCutoffHours} hours before.`,
+            },
+          }
+        : {}),
+      closing: kind === 'booking-created' ? [findBookingLine(context), ...contactClosing(context)] : contactClosing(context),
     },
   };
+}
+
+/** Until when a weather day's customer may choose a new time, in words (Auckland). */
+function weatherDeadlineText(booking: Booking): string {
+  const until = booking.weather_move_until;
+  return until ? appointmentText(aucklandDate(until), aucklandTime(until)) : '';
+}
+
+/** The e-mail's button to a booking that waits for its customer's confirmation. */
+const CONFIRM_BOOKING_LINK = 'Confirm your booking';
+
+/** Where a customer who has lost this e-mail gets their links again (issue 22). */
+function findBookingLine(context: MailContext): string {
+  return `Lost this e-mail later? Ask for the links to your bookings at ${context.origin}${FIND_BOOKING_PATH}`;
+}
+
+/** "Your booking has changed" (a staff edit, issue 21): the usual message with what changed, from what to what, first. */
+export function bookingChangedMessage(
+  booking: Booking,
+  context: MailContext,
+  manageLink: string | undefined,
+  changes: readonly { field: string; from: string; to: string }[],
+): Message<CustomerMessageKind> {
+  const message = customerMessage('booking-changed', booking, context, manageLink);
+  const changed: MessageSection = { title: 'What changed', rows: changes.map((c) => [c.field, `${c.from || '(none)'} → ${c.to || '(none)'}`]) };
+  return { ...message, content: { ...message.content, sections: [changed, ...message.content.sections] } };
 }
 
 export function staffBookingMessage(booking: Booking, context: MailContext): Message<'staff-new-booking'> {

@@ -5,20 +5,21 @@
  * the kind's day, so two customers racing for the last van cannot both get it, and a closure made
  * meanwhile is either seen or lists the booking (it takes the same lock); the exclusion
  * constraint refuses whatever would still overlap. The quote is computed in the same transaction
- * under the lock on the customer's e-mail (taken before the day's, always in that order; it also
- * guards the cap of upcoming bookings), so of two first bookings sent at once by one customer
- * only the first gets the first-service discount. Given a transaction (an idempotent request's,
+ * under the locks on the customer's canonical e-mail and phone (taken before the day's, always in
+ * that order; the e-mail's also guards the cap of upcoming bookings), so of two first bookings
+ * sent at once by one customer, however the address or number is written, only the first gets
+ * the first-service discount. Given a transaction (an idempotent request's,
  * which stores its answer beside the booking), it runs in that one.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { validateBooking, type BookingInput } from '../domain/booking-rules.ts';
-import { bookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
+import { bookingWindow, staffBookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
 import { MESSAGES, tooManyActiveBookings } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { durationFor } from '../domain/catalogue.ts';
 import {
-  emailBookingFacts,
+  customerBookingFacts,
   insertBookingUnlessReferenceTaken,
   listAllBookings,
   lockEmailAndPlacement,
@@ -26,17 +27,19 @@ import {
   newCustomerBookingsInLastHour,
 } from '../db/bookings.repository.ts';
 import { inTransaction } from '../db/transaction.ts';
-import { listPriceCents, quoteFor } from '../domain/pricing.ts';
+import { listPriceCents, quoteFor, withAdjustment, type PriceAdjustment } from '../domain/pricing.ts';
+import { adjustmentErrors, STAFF_BOOKING_MESSAGES, staffStartErrors } from '../domain/staff-booking-rules.ts';
 import { kindOf, placeJob } from './scheduling.service.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';
 import { newBookingReference } from './booking-reference.ts';
 import { newManageLink } from './manage-link.ts';
+import { lapseUnconfirmed } from '../db/email-confirmation.repository.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 
 export interface BookingOptions {
   now: Date;
-  /** Upcoming (pending or confirmed) bookings one e-mail address may hold. */
+  /** Upcoming (pending or confirmed) bookings one e-mail address (its canonical form) may hold. */
   maxActivePerEmail: number;
   /** What the confirmation e-mails are composed with (the app's `app.mail`). */
   mail: MailContext;
@@ -44,7 +47,7 @@ export interface BookingOptions {
   newReference?: () => string;
   /**
    * At most this many online bookings by new customers (no earlier completed booking for the
-   * e-mail) across all clients in any rolling hour (ONLINE_NEW_BOOKINGS_PER_HOUR); 0 or absent:
+   * canonical e-mail or phone) across all clients in any rolling hour (ONLINE_NEW_BOOKINGS_PER_HOUR); 0 or absent:
    * no brake.
    */
   onlineNewBookingsPerHour?: number;
@@ -53,6 +56,24 @@ export interface BookingOptions {
    * the hourly brake; 'staff' (a booking taken by staff, issue 21) is neither braked nor counted.
    */
   source?: 'online' | 'staff';
+  /**
+   * A booking taken by staff in the dashboard (issue 21; implies source 'staff'): who took it, the
+   * van or bay chosen (absent: the engine chooses) and a price adjustment with its reason. The
+   * e-mail is optional, the window starts at the next whole hour today, and the booking is
+   * confirmed at once.
+   */
+  staff?: StaffBookingExtras;
+  /**
+   * BOOKING_CONFIRMATION=email (issue 23): a new customer's online booking holds its place only
+   * `withinMs` unless they confirm it from their e-mail; absent or not `required`: no such step.
+   */
+  emailConfirmation?: { required: boolean; withinMs: number };
+}
+
+export interface StaffBookingExtras {
+  by: string;
+  resourceId?: string;
+  priceAdjustment?: PriceAdjustment | null;
 }
 
 /** The 429 of the hourly brake: the customer is asked to phone instead. */
@@ -83,7 +104,10 @@ function normalise(input: BookingInput): BookingInput {
 
 export async function createBooking(db: Kysely<Database>, raw: BookingInput, options: BookingOptions): Promise<Booking> {
   const input = normalise(raw);
-  const errors = validateBooking(input, bookingWindow(options.now));
+  const staff = options.staff;
+  const window = staff ? staffBookingWindow(options.now) : bookingWindow(options.now);
+  const ruleErrors = validateBooking(input, window, { emailOptional: staff !== undefined });
+  const errors = staff ? [...ruleErrors, ...staffStartErrors(input, window, ruleErrors), ...adjustmentErrors(staff.priceAdjustment)] : ruleErrors;
   if (errors.length > 0) throw validationFailed(errors);
   const listCents = listPriceCents(input.service, input.vehicleType, input.coatingType);
   const durationMinutes = durationFor(input.service, input.vehicleType, input.coatingType);
@@ -95,9 +119,12 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     // Locks in one order (address, the brake when it applies, then the kind's day) so two
     // bookings cannot deadlock.
     const braked = (options.source ?? 'online') === 'online' && (options.onlineNewBookingsPerHour ?? 0) > 0;
-    if (braked) await lockEmailBrakeAndPlacement(trx, input.email, input.date, kind);
-    else await lockEmailAndPlacement(trx, input.email, input.date, kind);
-    const customer = await emailBookingFacts(trx, input.email, todayInAuckland(options.now));
+    // The customer is the canonical e-mail and phone (migrations/013): `bob+1@x.com` and
+    // `B.o.b@googlemail.com` are the customers `bob@x.com` and `bob@gmail.com`.
+    const customerIdentity = { email: input.email, phone: input.phone };
+    if (braked) await lockEmailBrakeAndPlacement(trx, customerIdentity, input.date, kind);
+    else await lockEmailAndPlacement(trx, customerIdentity, input.date, kind);
+    const customer = await customerBookingFacts(trx, customerIdentity, todayInAuckland(options.now));
     if (customer.upcoming >= options.maxActivePerEmail) {
       const message = tooManyActiveBookings(options.maxActivePerEmail);
       throw conflict(message, [{ field: 'email', message }]);
@@ -107,10 +134,13 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     if (braked && newCustomer && (await newCustomerBookingsInLastHour(trx)) >= options.onlineNewBookingsPerHour!) {
       throw newCustomerBrakeHit(options.mail.business.phone);
     }
-    const placement = await placeJob(trx, { kind, date: input.date, time: input.time, durationMinutes });
+    // Bookings on that day whose customers never confirmed them give their places up first.
+    await lapseUnconfirmed(trx, options.now, input.date);
+    const placement = await placeJob(trx, { kind, date: input.date, time: input.time, durationMinutes, ...(staff?.resourceId ? { resourceId: staff.resourceId } : {}) });
     // Under the address's lock: of two first bookings sent at once, the second waits and then
     // sees the first.
-    const quote = quoteFor(listCents, !customer.hasActive);
+    const quote = withAdjustment(quoteFor(listCents, !customer.hasActive), staff?.priceAdjustment ?? null);
+    if (quote.totalCents < 0) throw validationFailed([{ field: 'priceAdjustmentCents', message: STAFF_BOOKING_MESSAGES.totalNegative }]);
     const booking = {
       service: input.service,
       coating_type: input.coatingType,
@@ -137,6 +167,18 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       discount_kind: quote.discount?.kind ?? null,
       discount_percent: quote.discount?.percent ?? null,
       new_customer: newCustomer,
+      ...(!staff && newCustomer && options.emailConfirmation?.required
+        ? { awaiting_email_until: new Date(options.now.getTime() + options.emailConfirmation.withinMs) }
+        : {}),
+      ...(staff
+        ? {
+            source: 'staff',
+            created_by: staff.by,
+            status: 'confirmed',
+            price_adjustment_cents: quote.adjustment?.cents ?? 0,
+            price_adjustment_reason: quote.adjustment?.reason ?? null,
+          }
+        : {}),
       ...placement,
     };
     // The id is drawn here, so that the manage link (derived from it) is written with the row.

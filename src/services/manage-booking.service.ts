@@ -10,8 +10,10 @@ import { bookingWindow, slotStartsAt } from '../domain/booking-dates.ts';
 import { dateError, timeError } from '../domain/booking-rules.ts';
 import { MANAGE_MESSAGES, manageLock, moveLimitExplanation, type ManageLock } from '../domain/manage-rules.ts';
 import type { FieldError } from '../domain/messages.ts';
+import { weatherMoveOpen } from '../domain/weather-day.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { findBookingByManageHash, insertStatusChange, lockPlacement, moveIfVersion, updateStatusIfVersion } from '../db/bookings.repository.ts';
+import { confirmEmailIfVersion, lapseUnconfirmed } from '../db/email-confirmation.repository.ts';
 import { AppError, notFound, validationFailed } from '../errors.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
@@ -45,9 +47,18 @@ export async function customerMoveCount(db: Kysely<Database>, bookingId: string)
   return Number(row.count);
 }
 
-/** Whether the customer has used up their moves of this booking (always false without a cap). */
-export async function moveLimitReached(db: Kysely<Database>, booking: Pick<Booking, 'id'>, maxChanges: number | undefined): Promise<boolean> {
+/**
+ * Whether the customer has used up their moves of this booking (always false without a cap, and
+ * while a weather day's window to choose a new time is open at `now`).
+ */
+export async function moveLimitReached(
+  db: Kysely<Database>,
+  booking: Pick<Booking, 'id'> & Partial<Pick<Booking, 'weather_move_until'>>,
+  maxChanges: number | undefined,
+  now?: Date,
+): Promise<boolean> {
   if (!maxChanges) return false;
+  if (now && weatherMoveOpen(booking.weather_move_until, now)) return false;
   return (await customerMoveCount(db, booking.id)) >= maxChanges;
 }
 
@@ -56,9 +67,13 @@ export function appointmentStart(booking: Pick<Booking, 'date' | 'time'>): Date 
   return new Date(slotStartsAt(booking.date, booking.time));
 }
 
-/** Why the booking cannot be changed on its page now, or null when it can. */
+/**
+ * Why the booking cannot be changed on its page now, or null when it can. A booking awaiting a new
+ * time after a weather day has no notice period until its window closes (WEATHER_MOVE_DAYS).
+ */
 export function lockOf(booking: Booking, options: Pick<ManageOptions, 'now' | 'cutoffHours'>): ManageLock | null {
-  return manageLock(booking.status, appointmentStart(booking).getTime() - options.now.getTime(), options.cutoffHours);
+  const cutoffHours = weatherMoveOpen(booking.weather_move_until, options.now) ? 0 : options.cutoffHours;
+  return manageLock(booking.status, appointmentStart(booking).getTime() - options.now.getTime(), cutoffHours);
 }
 
 /**
@@ -138,7 +153,7 @@ export async function moveByCustomer(
     const current = await changeable(trx, token, version, options);
     // Counted in the transaction, on the version just checked: two moves posted at once cannot
     // both pass, as the second finds the version changed.
-    if (options.maxChanges && (await moveLimitReached(trx, current, options.maxChanges))) {
+    if (options.maxChanges && (await moveLimitReached(trx, current, options.maxChanges, options.now))) {
       throw new MoveLimitError(current, options.maxChanges, options.phone ?? '');
     }
     if (current.date === target.date && current.time === target.time) {
@@ -146,6 +161,8 @@ export async function moveByCustomer(
     }
     const kind = kindOf(current.service_type);
     await lockPlacement(trx, target.date, [kind]);
+    // Bookings on that day whose customers never confirmed them give their places up first.
+    await lapseUnconfirmed(trx, options.now, target.date);
     const placement = await placeJob(trx, { kind, date: target.date, time: target.time, durationMinutes: bookedDuration(current), bookingId: current.id });
     const updated = await moveIfVersion(trx, current.id, version, target.date, target.time, placement);
     if (!updated) throw new BookingChangedError((await findManagedBooking(trx, token, options.now)) ?? current);
@@ -162,6 +179,24 @@ export async function moveByCustomer(
       to_resource_id: placement.resource_id,
     });
     await queueBookingMail(trx, { type: 'moved', bookingId: current.id, booking: updated, by: 'customer', from: { date: current.date, time: current.time } }, options.mail);
+    return updated;
+  });
+}
+
+/**
+ * BOOKING_CONFIRMATION=email: the customer confirms the booking that waits for them (a POST from
+ * the manage page their e-mail links to; opening the link alone changes nothing, as mail scanners
+ * open links). Allowed whatever the notice period: a booking for tomorrow morning made tonight is
+ * inside it from the start. The booking stays pending, for staff to confirm as usual.
+ */
+export async function confirmEmailByCustomer(db: Kysely<Database>, token: string, version: number, options: Pick<ManageOptions, 'now'>): Promise<Booking> {
+  return db.transaction().execute(async (trx) => {
+    const current = await findManagedBooking(trx, token, options.now);
+    if (!current) throw notFound(MANAGE_MESSAGES.notFound);
+    if (current.version !== version) throw new BookingChangedError(current);
+    const updated = await confirmEmailIfVersion(trx, current.id, version, options.now);
+    if (!updated) throw new AppError(409, 'NOT_AWAITING_CONFIRMATION', MANAGE_MESSAGES.notAwaiting);
+    await insertStatusChange(trx, { booking_id: current.id, from_status: current.status, to_status: current.status, changed_by: CUSTOMER, note: 'Confirmed from the e-mail link' });
     return updated;
   });
 }

@@ -79,9 +79,24 @@ export function managePath(token: string): string {
 }
 
 /**
+ * The booking's nonce, made now for a booking made before manage links existed (once: a
+ * concurrent caller's is kept); undefined when there is no such booking.
+ */
+async function ensureNonce(db: Kysely<Database>, booking: string | Pick<Booking, 'id' | 'manage_nonce'>, key: Buffer): Promise<{ id: string; nonce: string } | undefined> {
+  const bookingId = typeof booking === 'string' ? booking : booking.id;
+  const found = typeof booking === 'string' ? await findManageNonce(db, bookingId) : booking;
+  if (!found) return undefined;
+  if (found.manage_nonce !== null) return { id: bookingId, nonce: found.manage_nonce };
+  const link = deriveManageLink(key, bookingId, randomBytes(16).toString('base64url'));
+  const nonce = (await setManageLinkIfAbsent(db, bookingId, link.nonce, link.tokenHash)) ?? (await findManageNonce(db, bookingId))?.manage_nonce ?? null;
+  return nonce === null ? undefined : { id: bookingId, nonce };
+}
+
+const siteUrl = (origin: string, path: string) => `${origin.replace(/\/+$/, '')}${path}`;
+
+/**
  * The absolute manage URL of a booking (its id, or its row as read in this transaction, which
- * saves a read), or undefined when there is no such booking. A booking made before manage links
- * existed gets its nonce now (once: a concurrent caller's is kept).
+ * saves a read), or undefined when there is no such booking.
  */
 export async function manageLinkFor(
   db: Kysely<Database>,
@@ -89,15 +104,62 @@ export async function manageLinkFor(
   origin: string,
   readKey: ManageKeyReader = manageKey,
 ): Promise<string | undefined> {
-  const bookingId = typeof booking === 'string' ? booking : booking.id;
-  const found = typeof booking === 'string' ? await findManageNonce(db, bookingId) : booking;
-  if (!found) return undefined;
   const key = await readKey(db);
-  let nonce = found.manage_nonce;
-  if (nonce === null) {
-    const link = deriveManageLink(key, bookingId, randomBytes(16).toString('base64url'));
-    nonce = (await setManageLinkIfAbsent(db, bookingId, link.nonce, link.tokenHash)) ?? (await findManageNonce(db, bookingId))?.manage_nonce ?? null;
-    if (nonce === null) return undefined;
+  const found = await ensureNonce(db, booking, key);
+  return found && siteUrl(origin, managePath(deriveManageLink(key, found.id, found.nonce).token));
+}
+
+/*
+ * E-mails are stored without the live token (issue 23): a database backup, or a staff member
+ * reading the outbox, must not open a customer's booking. What is stored holds a slot naming the
+ * booking where the token goes; the sender fills it in (from the booking's nonce and the key, so
+ * nothing is lost if the process restarts in between), and the staff preview shows it masked.
+ * The slot is made of characters that no escaping touches (HTML, plain text, iCalendar TEXT).
+ */
+const SLOT_PREFIX = 'MANAGE-TOKEN-SLOT-';
+const SLOT_PATTERN = /MANAGE-TOKEN-SLOT-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g;
+/** What staff see where the token will be. */
+export const MASKED_TOKEN = '[link-added-when-sent]';
+
+/** The manage URL as an e-mail stores it: the token's place held by a slot (the nonce made if absent). */
+export async function manageLinkSlotFor(
+  db: Kysely<Database>,
+  booking: string | Pick<Booking, 'id' | 'manage_nonce'>,
+  origin: string,
+  readKey: ManageKeyReader = manageKey,
+): Promise<string | undefined> {
+  const found = await ensureNonce(db, booking, await readKey(db));
+  return found && siteUrl(origin, managePath(`${SLOT_PREFIX}${found.id}`));
+}
+
+export function hasManageSlots(text: string | null): boolean {
+  return text !== null && text.includes(SLOT_PREFIX);
+}
+
+/** The bookings whose slots appear in these texts. */
+export function slotBookingIds(...texts: (string | null)[]): string[] {
+  const ids = new Set<string>();
+  for (const text of texts) for (const match of (text ?? '').matchAll(SLOT_PATTERN)) ids.add(match[1]!);
+  return [...ids];
+}
+
+/** Replaces each slot with what `tokenOf` gives for its booking (the mask when it gives nothing). */
+export function fillManageSlots(text: string, tokenOf: (bookingId: string) => string | undefined): string {
+  return text.replace(SLOT_PATTERN, (_slot, id: string) => tokenOf(id) ?? MASKED_TOKEN);
+}
+
+export function maskManageSlots(text: string): string {
+  return text.replace(SLOT_PATTERN, MASKED_TOKEN);
+}
+
+/** The live tokens of these bookings (those that still have a nonce), for filling an e-mail in. */
+export async function liveTokens(db: Kysely<Database>, bookingIds: readonly string[], readKey: ManageKeyReader = manageKey): Promise<Map<string, string>> {
+  const tokens = new Map<string, string>();
+  if (bookingIds.length === 0) return tokens;
+  const key = await readKey(db);
+  for (const id of bookingIds) {
+    const found = await findManageNonce(db, id);
+    if (found?.manage_nonce) tokens.set(id, deriveManageLink(key, id, found.manage_nonce).token);
   }
-  return `${origin.replace(/\/+$/, '')}${managePath(deriveManageLink(key, bookingId, nonce).token)}`;
+  return tokens;
 }

@@ -1,7 +1,8 @@
 /**
  * Quotes computed by the server: the catalogue's list price and the first-service discount, which
- * applies when the e-mail address (trimmed, case-insensitive) has no booking that is not
- * cancelled. createBooking asks the same question inside its transaction, under a per-customer
+ * applies when the customer has no booking that is not cancelled: none under the e-mail address
+ * in its canonical form (lower case, no +tag, gmail's dots ignored) nor, when a phone is given,
+ * under the phone number in its national form (migrations/013). createBooking asks the same question inside its transaction, under a per-customer
  * lock, and stores the answer.
  */
 import type { Kysely } from 'kysely';
@@ -15,12 +16,12 @@ import { isConnectionError, validationFailed } from '../errors.ts';
 
 type Db = Kysely<Database>;
 
-/** The quote for a list price and a customer's e-mail (already checked to be an address). */
-export async function quoteForCustomer(db: Db, listCents: number, email: string): Promise<Quote> {
-  return quoteFor(listCents, !(await hasActiveBookingFor(db, email)));
+/** The quote for a list price and a customer's e-mail (already checked to be an address) and phone (may be ''). */
+export async function quoteForCustomer(db: Db, listCents: number, email: string, phone = ''): Promise<Quote> {
+  return quoteFor(listCents, !(await hasActiveBookingFor(db, { email, phone })));
 }
 
-type QuoteInput = Pick<BookingInput, 'service' | 'coatingType' | 'vehicleType' | 'selectedVehicleType' | 'email'>;
+type QuoteInput = Pick<BookingInput, 'service' | 'coatingType' | 'vehicleType' | 'selectedVehicleType' | 'email'> & { phone?: string };
 
 /** The fields a quote depends on, trimmed; the vehicle type from the chosen size when not sent. */
 function quoteFields(input: QuoteInput): QuoteInput {
@@ -31,6 +32,7 @@ function quoteFields(input: QuoteInput): QuoteInput {
     vehicleType: input.vehicleType.trim() || vehicleTypeForSize(selectedVehicleType),
     selectedVehicleType,
     email: input.email.trim(),
+    phone: (input.phone ?? '').trim(),
   };
 }
 
@@ -44,7 +46,7 @@ export async function quoteBooking(db: Db, raw: QuoteInput): Promise<Quote> {
   if (input.email !== '' && !EMAIL_PATTERN.test(input.email)) errors.push({ field: 'email', message: MESSAGES.emailInvalid });
   const listCents = listPriceCents(input.service, input.vehicleType, input.coatingType);
   if (errors.length > 0 || listCents === undefined) throw validationFailed(errors.length > 0 ? errors : [{ field: 'service', message: MESSAGES.serviceUnknown }]);
-  return input.email === '' ? quoteFor(listCents, false) : quoteForCustomer(db, listCents, input.email);
+  return input.email === '' ? quoteFor(listCents, false) : quoteForCustomer(db, listCents, input.email, input.phone);
 }
 
 /**
@@ -59,7 +61,7 @@ export async function quoteForWizard(db: Db, values: QuoteInput): Promise<Quote 
   if (listCents === undefined) return null;
   if (!EMAIL_PATTERN.test(input.email)) return quoteFor(listCents, false);
   try {
-    return await quoteForCustomer(db, listCents, input.email);
+    return await quoteForCustomer(db, listCents, input.email, input.phone);
   } catch (caught) {
     if (isConnectionError(caught)) return quoteFor(listCents, false);
     throw caught;

@@ -11,6 +11,8 @@ import { aucklandInstant, aucklandTime, addDaysToDay, bookingWindow, daysBetween
 import { unavailableMessage, weekdayOf, type DayAvailability, type DaySummary, type SlotState } from '../domain/availability.ts';
 import { CERAMIC_COATING, DEFAULT_COATING, PACKAGES, durationFor, findPackage, isVehicleType } from '../domain/catalogue.ts';
 import { MESSAGES } from '../domain/messages.ts';
+import type { DateWindow } from '../domain/booking-rules.ts';
+import { startInWindow } from '../domain/staff-booking-rules.ts';
 import { TIME_SLOTS, WEEKDAYS } from '../domain/schedule.ts';
 import {
   RESOURCE_KINDS,
@@ -166,12 +168,15 @@ export async function availabilityOn(
   date: string,
   job: JobQuery,
   now: Date,
+  /** The online window unless given (staff book from the next hour today: staffBookingWindow). */
+  window: DateWindow = bookingWindow(now),
 ): Promise<DayAvailability & { slots: SlotAvailability[] }> {
-  const window = bookingWindow(now);
   const bookable = date >= window.min && date <= window.max;
   const facts = bookable ? await scheduleFacts(db, ...daySpan(date, date), job.bookingId) : undefined;
   const slots = facts
-    ? fitsOn(facts, date, job).map(({ time, fit, start }) => slotOf(date, time, start, job, fit))
+    ? fitsOn(facts, date, job).map(({ time, fit, start }) =>
+        slotOf(date, time, start, job, startInWindow(date, time, window) ? fit : { free: [], reason: 'outside-window' }),
+      )
     : TIME_SLOTS.map((time) => slotOf(date, time, aucklandInstant(date, time), job, { free: [], reason: 'outside-window' }));
   return { date, durationMinutes: job.durationMinutes, slots };
 }

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { addDaysToDay, todayInAuckland } from '../domain/booking-dates.ts';
-import { canChangeStatus, holdsSlot, type BookingStatus } from '../domain/booking-status.ts';
+import { holdsSlot, isLateCancellation, STATUS_MESSAGES, statusRefusal, type BookingStatus } from '../domain/booking-status.ts';
 import type { Booking, BookingStatusChange, Database } from '../db/database.ts';
 import {
   bookingsBetween,
@@ -24,6 +24,7 @@ import { AppError, conflict, notFound } from '../errors.ts';
 import { bookedDuration, kindOf, placeJob, PlacementRefusedError, type Placement } from './scheduling.service.ts';
 import { isCalendarDate } from '../domain/booking-rules.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
+import { recordCompletion } from './completion-record.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { decodeCursorObject, encodeCursor, invalidCursor, isTimestampText, isUuid } from './paging-cursor.ts';
 
@@ -101,7 +102,10 @@ export const REOPEN_MESSAGES = {
 
 /**
  * Changes a booking's status if nobody changed it since the caller looked (compare-and-set on
- * the version): a second tab acting on stale data gets 409 and the booking as it is now. A
+ * the version): a second tab acting on stale data gets 409 and the booking as it is now. The
+ * change must be in the transition table (src/domain/booking-status.ts), with its time condition
+ * on the app's clock (a no-show once the appointment has started); a cancellation within
+ * MANAGE_CUTOFF_HOURS of the start is marked late. A no-show e-mails nobody and keeps its place. A
  * cancelled booking taking its place back is a new claim on the schedule: it goes through the
  * engine under the kind's day lock (a van or bay free for the whole job, inside the hours, no
  * closure), exactly as a new booking would, and may get another van or bay than it had.
@@ -113,8 +117,11 @@ export async function changeBookingStatus(db: Kysely<Database>, change: StatusCh
     if (current.version !== change.version) {
       throw new StaleBookingError(current);
     }
-    if (!canChangeStatus(current.status, change.to)) {
-      throw conflict(`A ${current.status} booking cannot be changed to ${change.to}`, [{ field: 'status', message: `A ${current.status} booking cannot be changed to ${change.to}` }]);
+    const now = mail.now();
+    const refusal = statusRefusal(current.status, change.to, { startsAt: current.starts_at, now });
+    if (refusal) {
+      const message = refusal === 'not-started' ? STATUS_MESSAGES.notStarted : STATUS_MESSAGES.notAllowed(current.status, change.to);
+      throw conflict(message, [{ field: 'status', message }]);
     }
     let placement: Placement | undefined;
     if (!holdsSlot(current.status) && holdsSlot(change.to)) {
@@ -128,10 +135,20 @@ export async function changeBookingStatus(db: Kysely<Database>, change: StatusCh
         throw conflict(message, [{ field: 'status', message }]);
       }
     }
-    const updated = await updateStatusIfVersion(trx, change.id, change.version, change.to, placement);
+    const late = change.to === 'cancelled' && isLateCancellation(current.starts_at, now, mail.manageCutoffHours);
+    const updated = await updateStatusIfVersion(trx, change.id, change.version, change.to, placement, late);
     if (!updated) throw new StaleBookingError((await findBooking(trx, change.id))!);
-    await insertStatusChange(trx, { booking_id: change.id, from_status: current.status, to_status: change.to, changed_by: change.by });
+    await insertStatusChange(trx, {
+      booking_id: change.id,
+      from_status: current.status,
+      to_status: change.to,
+      changed_by: change.by,
+      ...(late ? { note: STATUS_MESSAGES.lateCancellation } : {}),
+    });
     if (change.to === 'confirmed' || change.to === 'cancelled') await queueBookingMail(trx, { type: change.to, bookingId: change.id, booking: updated, by: 'staff' }, mail);
+    // Completed through the status alone: the total, unpaid, with its receipt (issue 21; POST
+    // /v1/bookings/{id}/completion records another amount or the payment).
+    if (change.to === 'completed') await recordCompletion(trx, updated, { by: change.by }, mail);
     return { booking: updated, history: await statusHistory(trx, change.id) };
   });
 }
@@ -178,6 +195,7 @@ export const RELEASE_SKIP_REASONS = {
   unknown: 'No such booking',
   cancelled: 'Already cancelled',
   completed: 'Already completed',
+  'no-show': 'Already marked as a no-show',
 } as const;
 
 /**
@@ -204,7 +222,8 @@ export async function releaseBookings(db: Kysely<Database>, request: ReleaseRequ
         continue;
       }
       if (current.status !== 'pending' && current.status !== 'confirmed') {
-        skipped.push({ id, reason: current.status === 'completed' ? RELEASE_SKIP_REASONS.completed : RELEASE_SKIP_REASONS.cancelled });
+        const reason = current.status === 'completed' || current.status === 'no-show' ? RELEASE_SKIP_REASONS[current.status] : RELEASE_SKIP_REASONS.cancelled;
+        skipped.push({ id, reason });
         continue;
       }
       const updated = (await updateStatusIfVersion(trx, id, current.version, 'cancelled'))!;

@@ -176,7 +176,7 @@ export async function moveByStaff(
     const current = await findBooking(trx, request.id);
     if (!current) throw notFound('No such booking');
     if (current.version !== request.version) throw new StaleBookingError(current);
-    if (!holdsSlot(current.status) || current.status === 'completed') {
+    if (!holdsSlot(current.status) || current.status === 'completed' || current.status === 'no-show') {
       throw conflict(SCHEDULE_MESSAGES.notPlaced, [{ field: 'status', message: SCHEDULE_MESSAGES.notPlaced }]);
     }
     const sameTime = current.date === request.date && current.time === request.time;

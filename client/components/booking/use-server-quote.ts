@@ -1,7 +1,9 @@
 /**
  * Step 3 asks the server for the quote of the e-mail entered (the first-service discount), once
- * the address looks complete and the customer pauses typing. Anything but a quote leaves the list
- * price shown; the booking's own answer decides.
+ * the address looks complete and the customer pauses typing. The phone is sent as it stands then
+ * (one phone is one customer: an autofilled form has it already), but a later change of it alone
+ * asks nothing more. Anything but a quote leaves the list price shown; the booking's own answer
+ * decides.
  */
 import { useEffect } from 'react';
 import type { BookingInput } from '#domain/booking-rules.ts';
@@ -18,9 +20,9 @@ export function useServerQuote(values: BookingInput, [known, setKnown]: ServerQu
   useEffect(() => {
     if (!wanted) return;
     let current = true;
-    const { service, selectedVehicleType, coatingType, email } = values;
+    const { service, selectedVehicleType, coatingType, email, phone } = values;
     const timer = setTimeout(() => {
-      postJson('/v1/quote', { service, vehicleType: vehicleTypeOf(values), selectedVehicleType, coatingType, email }).then(
+      postJson('/v1/quote', { service, vehicleType: vehicleTypeOf(values), selectedVehicleType, coatingType, email, phone }).then(
         (answer) => {
           if (current && answer.status === 200) setKnown({ key, quote: answer.body as unknown as Quote });
         },

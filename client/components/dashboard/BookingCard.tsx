@@ -4,7 +4,7 @@ import type { BookingDto } from '../../lib/staff-api.ts';
 import { Fact } from './Fact.tsx';
 import { cardDate } from './format.ts';
 import { StatusActions } from './StatusActions.tsx';
-import { StatusBadge } from './StatusBadge.tsx';
+import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './BookingCard.css';
 
 export interface BookingCardProps {
@@ -32,7 +32,8 @@ export function BookingCard({ booking, busy, onView, onStatus, selected = false,
           />
         )}
         <h3>{booking.service}</h3>
-        <StatusBadge status={booking.status} />
+        <StatusBadge status={booking.status} late={booking.cancelledLate} />
+        <ConfirmationBadge booking={booking} />
       </div>
       <dl className="booking-facts">
         <Fact label="Reference" value={booking.reference} />

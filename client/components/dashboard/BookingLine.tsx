@@ -1,7 +1,7 @@
 /** One booking as a line of a schedule: time, what, who, where, status. */
 import type { BookingDto } from '../../lib/staff-api.ts';
 import { cardDate } from './format.ts';
-import { StatusBadge } from './StatusBadge.tsx';
+import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './BookingLine.css';
 
 export function BookingLine({ booking, withDate = false }: { booking: BookingDto; withDate?: boolean }) {
@@ -15,6 +15,7 @@ export function BookingLine({ booking, withDate = false }: { booking: BookingDto
         {booking.serviceType === 'onsite' ? `${booking.houseNumber} ${booking.streetAddress}, ${booking.suburb}` : 'Drop-off at the service centre'}
       </span>
       <StatusBadge status={booking.status} />
+      <ConfirmationBadge booking={booking} />
     </li>
   );
 }

@@ -3,16 +3,20 @@
  * their history. A native modal <dialog>: the page behind is inert, focus stays inside, Escape,
  * Close and the X button close it.
  */
-import { useEffect, useRef } from 'react';
-import { discountLabel, formatNzd } from '#domain/pricing.ts';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { adjustmentLabel, discountLabel, formatNzd } from '#domain/pricing.ts';
 import type { BookingDto, StatusChangeDto } from '../../lib/staff-api.ts';
 import { Icon } from '../Icon.tsx';
 import { BookingEmails } from './BookingEmails.tsx';
+import BookingNotes from './BookingNotes.tsx';
 import { Fact } from './Fact.tsx';
 import { dateTime, longDate } from './format.ts';
 import { StatusActions } from './StatusActions.tsx';
-import { StatusBadge } from './StatusBadge.tsx';
+import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './BookingModal.css';
+
+// Loaded when "Edit booking" is first pressed (issue 21).
+const EditBookingDialog = lazy(() => import('./EditBookingDialog.tsx'));
 
 /** The wall-clock end of the work: the start plus the duration the job was booked with. */
 function endOf(booking: BookingDto): string {
@@ -27,10 +31,14 @@ export interface BookingModalProps {
   notice: string | null;
   onStatus(booking: BookingDto, status: string): void;
   onClose(): void;
+  /** Given: an "Edit booking" button, and the booking as saved (or as it is now, after a stale edit). */
+  onEdited?(booking: BookingDto, history: StatusChangeDto[]): void;
+  onSignedOut?(): void;
 }
 
-export function BookingModal({ booking, history, busy, notice, onStatus, onClose }: BookingModalProps) {
+export function BookingModal({ booking, history, busy, notice, onStatus, onClose, onEdited, onSignedOut }: BookingModalProps) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const [editing, setEditing] = useState(false);
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
@@ -46,7 +54,7 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
       </div>
       <div className="modal-body">
         <p className="modal-service">
-          <strong>{booking.service}</strong> <StatusBadge status={booking.status} />
+          <strong>{booking.service}</strong> <StatusBadge status={booking.status} late={booking.cancelledLate} /> <ConfirmationBadge booking={booking} />
         </p>
         <p>{`Scheduled for ${longDate(booking.date)} at ${booking.time}–${endOf(booking)}${booking.resourceId || booking.status === 'cancelled' ? '' : ' (needs a van or bay: see the Day view)'}`}</p>
         <p>{`Reference ${booking.reference}`}</p>
@@ -56,6 +64,14 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
           </p>
         )}
         <StatusActions booking={booking} busy={busy} onChange={onStatus} />
+        {onEdited && (
+          <p>
+            <button type="button" className="button button-ghost button-small" onClick={() => setEditing(true)}>
+              Edit booking
+            </button>
+          </p>
+        )}
+        {booking.source === 'staff' && <p>{`Taken by ${booking.createdBy ?? 'staff'}`}</p>}
         <h3>Customer Information</h3>
         <dl className="modal-facts">
           <Fact label="Name" value={booking.name} />
@@ -87,6 +103,7 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
         <dl className="modal-facts">
           <Fact label="List Price" value={formatNzd(booking.quote.listPriceCents)} />
           {booking.quote.discount && <Fact label={discountLabel(booking.quote.discount)} value={`−${formatNzd(booking.quote.discountCents)}`} />}
+          {booking.quote.adjustment && <Fact label={adjustmentLabel(booking.quote.adjustment)} value={formatNzd(booking.quote.adjustment.cents)} />}
           <Fact label="Total" value={formatNzd(booking.quote.totalCents)} />
         </dl>
         {booking.notes && (
@@ -95,6 +112,8 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
             <p className="modal-notes">{booking.notes}</p>
           </>
         )}
+        <h3>Internal Notes</h3>
+        <BookingNotes bookingId={booking._id} />
         <h3>Status History</h3>
         {history === null ? (
           <p>Loading history…</p>
@@ -104,9 +123,11 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
           <ol className="history">
             {history.map((change) => (
               <li key={`${change.at}-${change.to}`}>
-                {change.move
+                {change.changes
+                  ? `${dateTime(change.at)}: Edited by ${change.by}: ${change.changes.map((c) => `${c.field} ${c.from || '(none)'} → ${c.to || '(none)'}`).join('; ')}`
+                  : change.move
                   ? `${dateTime(change.at)}: Moved by ${change.by} from ${longDate(change.move.from.date)} ${change.move.from.time} to ${longDate(change.move.to.date)} ${change.move.to.time}`
-                  : `${dateTime(change.at)}: ${change.by} changed ${change.from} → ${change.to}`}
+                  : `${dateTime(change.at)}: ${change.by} changed ${change.from} → ${change.to}${change.note ? ` (${change.note})` : ''}`}
               </li>
             ))}
           </ol>
@@ -119,6 +140,20 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
           Close
         </button>
       </div>
+      {editing && onEdited && (
+        <Suspense fallback={<p role="status">Loading the editor…</p>}>
+          <EditBookingDialog
+            booking={booking}
+            onSaved={(saved, savedHistory) => {
+              setEditing(false);
+              onEdited(saved, savedHistory);
+            }}
+            onStale={onEdited}
+            onSignedOut={() => onSignedOut?.()}
+            onClose={() => setEditing(false)}
+          />
+        </Suspense>
+      )}
     </dialog>
   );
 }

@@ -3,13 +3,15 @@
  * details modal, plus status changes, paging and CSV export. Searching and filtering happen in
  * PostgreSQL through /v1/bookings, a page at a time.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { BOOKING_STATUSES } from '#domain/booking-status.ts';
-import { ApiError, filterQuery, staffApi, type BookingDto, type BookingFilters, type StatusChangeDto } from '../../lib/staff-api.ts';
+import { ApiError, CONFIRMATION_FILTERS, filterQuery, staffApi, type BookingDto, type BookingFilters, type StatusChangeDto } from '../../lib/staff-api.ts';
 import { BookingCard } from './BookingCard.tsx';
-import { BookingModal } from './BookingModal.tsx';
 import '../Field.css';
 import './BookingsView.css';
+
+// Loaded when a booking is first opened: the dashboard's eagerly loaded bundle stays within its budget.
+const BookingModal = lazy(() => import('./BookingModal.tsx').then((module) => ({ default: module.BookingModal })));
 
 const NO_FILTERS: BookingFilters = { q: '', service: '', date: '', status: '' };
 const SEARCH_DELAY_MS = 250;
@@ -194,6 +196,11 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
                   {status}
                 </option>
               ))}
+              {Object.entries(CONFIRMATION_FILTERS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
             </select>
           </div>
           <button type="button" className="button button-ghost" onClick={clear}>
@@ -281,7 +288,29 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
           )}
         </>
       )}
-      {open && <BookingModal booking={open.booking} history={open.history} busy={busy} notice={notice} onStatus={changeStatus} onClose={() => setOpen(null)} />}
+      {open && (
+        <Suspense
+          fallback={
+            <div className="spinner" role="status">
+              <span className="visually-hidden">Loading the booking…</span>
+            </div>
+          }
+        >
+          <BookingModal
+            booking={open.booking}
+            history={open.history}
+            busy={busy}
+            notice={notice}
+            onStatus={changeStatus}
+            onClose={() => setOpen(null)}
+            onSignedOut={onSignedOut}
+            onEdited={(edited, editedHistory) => {
+              replace(edited);
+              setOpen({ booking: edited, history: editedHistory });
+            }}
+          />
+        </Suspense>
+      )}
     </section>
   );
 }

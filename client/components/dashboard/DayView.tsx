@@ -5,7 +5,7 @@
  * booked hours. A job is moved with a form (MoveDialog), never by dragging alone. Loaded when its
  * tab is first opened, like the Schedule view, so the dashboard's first bundle stays in its budget.
  */
-import { useCallback, useEffect, useState, type CSSProperties } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type CSSProperties } from 'react';
 import { ApiError, staffApi, type BookingDto, type ClosureDto, type ResourceDto, type ScheduleDayDto, type ScheduleWeekDto } from '../../lib/staff-api.ts';
 import { cardDate, longDate } from './format.ts';
 import { MoveDialog } from './MoveDialog.tsx';
@@ -14,6 +14,9 @@ import './BookingLine.css';
 import './DayView.css';
 
 const KIND_WORDS = { onsite: 'On-site', dropoff: 'Drop-off' } as const;
+
+/** The Weather day panel (issue 21): loaded only when opened. */
+const WeatherDayPanel = lazy(() => import('./WeatherDayPanel.tsx'));
 
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 const clock = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
@@ -249,6 +252,7 @@ export default function DayView({ times, onSignedOut }: { times: readonly string
   const [moving, setMoving] = useState<BookingDto | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
+  const [weather, setWeather] = useState(false);
 
   const failed = useCallback((caught: unknown) => (caught instanceof ApiError && caught.status === 401 ? onSignedOut() : setError('The schedule could not be loaded.')), [onSignedOut]);
 
@@ -313,8 +317,23 @@ export default function DayView({ times, onSignedOut }: { times: readonly string
               Tomorrow
             </button>
           )}
+          <button type="button" className="button button-ghost button-small" aria-expanded={weather} disabled={!today} onClick={() => setWeather((open) => !open)}>
+            Weather day
+          </button>
         </div>
       </div>
+      {weather && today && (
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          <WeatherDayPanel
+            date={date}
+            today={today}
+            times={times}
+            onSignedOut={onSignedOut}
+            onChanged={() => setReload((n) => n + 1)}
+            onClose={() => setWeather(false)}
+          />
+        </Suspense>
+      )}
       <div role="status" className="day-notice">
         {notice && <p className="notice notice-success">{notice}</p>}
       </div>

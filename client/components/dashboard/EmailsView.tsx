@@ -17,8 +17,10 @@ const KIND_LABELS: Record<string, string> = {
   'booking-cancelled-by-customer': 'Cancelled by customer',
   'booking-moved': 'Booking moved',
   'booking-reminder': 'Reminder',
+  'booking-weather': 'Weather: choose a new time',
   'staff-new-booking': 'New booking (staff)',
   'staff-contact-message': 'Contact message (staff)',
+  'booking-links': 'Booking links (Find my booking)',
 };
 
 function Preview({ id, onClose }: { id: string; onClose(): void }) {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { checkSession, endSession, passwordFingerprint, resolveAdminPassword, startSession, verifyPassword } from '../../services/auth.service.ts';
+import { deviceKey, issueDeviceToken, verifyDeviceToken } from '../../services/device-cookie.ts';
 import { unauthorized } from '../../errors.ts';
 
 declare module 'fastify' {
@@ -17,10 +18,12 @@ declare module 'fastify' {
       cookieName: string;
       /**
        * A new session id when the password is right, otherwise undefined. Refused (429) while
-       * the sign-in attempts from every address together have failed too often.
+       * the sign-in attempts from every address together have failed too often, unless the
+       * client carries a valid device cookie that has not itself sent too many wrong passwords.
        */
       login(request: FastifyRequest, password: string, staffName?: string): Promise<string | undefined>;
       logout(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+      /** Sets the session cookie, and a new device cookie (when they are on) for both sign-in doors. */
       setSessionCookie(reply: FastifyReply, sessionId: string): void;
       isSignedIn(request: FastifyRequest): Promise<boolean>;
     };
@@ -47,6 +50,17 @@ export function sessionCookieName(isProduction: boolean): string {
   return isProduction ? '__Host-session' : 'session';
 }
 
+/**
+ * The device cookie's name: `__Secure-` makes browsers refuse it unless it is Secure. (`__Host-`
+ * would need Path=/, and this cookie goes only to the sign-in doors.)
+ */
+export function deviceCookieName(secure: boolean): string {
+  return secure ? '__Secure-staff_device' : 'staff_device';
+}
+
+/** Where a browser sends the device cookie: the two sign-in doors, nowhere else. */
+export const DEVICE_COOKIE_PATHS = ['/v1/auth/login', '/dashboard/login'] as const;
+
 export default fp(
   async (app) => {
     const { config } = app;
@@ -54,6 +68,10 @@ export default fp(
     const policy = config.session;
     let adminHash: string | undefined;
     let fingerprint = '';
+    const device = config.loginDevice;
+    const deviceSecure = config.isProduction || config.business.publicUrl.startsWith('https:');
+    const deviceCookie = deviceCookieName(deviceSecure);
+    let deviceSigningKey: Buffer | undefined;
 
     app.database.addStartupTask('admin password', async (db) => {
       const resolved = await resolveAdminPassword(db, {
@@ -70,6 +88,26 @@ export default fp(
       }
       app.log.info({ source: resolved.origin }, 'admin password ready');
     });
+    if (device.maxAgeMs > 0) {
+      app.database.addStartupTask('device cookie key', async (db) => {
+        deviceSigningKey = await deviceKey(db);
+      });
+    }
+
+    /** The device id of the request's device cookie when it is one this server issued and still honours. */
+    function deviceIdOf(request: FastifyRequest): string | undefined {
+      if (!deviceSigningKey) return undefined;
+      return verifyDeviceToken(deviceSigningKey, app.cookieOf(request, deviceCookie), device.maxAgeMs);
+    }
+
+    function setDeviceCookie(reply: FastifyReply): void {
+      if (!deviceSigningKey) return;
+      // A new id and time at each sign-in (OWASP): the cookie stays valid a year after the last one.
+      const { value } = issueDeviceToken(deviceSigningKey);
+      for (const path of DEVICE_COOKIE_PATHS) {
+        reply.setCookie(deviceCookie, value, { path, httpOnly: true, sameSite: 'strict', secure: deviceSecure, maxAge: Math.floor(device.maxAgeMs / 1000) });
+      }
+    }
 
     function sessionIdOf(request: FastifyRequest): string | undefined {
       const value = app.cookieOf(request, cookieName);
@@ -89,9 +127,9 @@ export default fp(
       cookieName,
       async login(request: FastifyRequest, password: string, staffName?: string) {
         app.database.assertReady();
-        await app.limits.failedSignIns.assertOpen(request);
+        const trustedDevice = await app.limits.failedSignIns.assertOpen(request, deviceIdOf(request));
         if (!adminHash || !(await verifyPassword(adminHash, password))) {
-          await app.limits.failedSignIns.record(request);
+          await app.limits.failedSignIns.record(request, trustedDevice);
           return undefined;
         }
         return startSession(app.db, policy, fingerprint, staffName?.trim() || 'Staff');
@@ -109,6 +147,7 @@ export default fp(
           secure: config.isProduction,
           maxAge: Math.floor(policy.maxAgeMs / 1000),
         });
+        setDeviceCookie(reply);
       },
       isSignedIn,
     });

@@ -18,6 +18,7 @@ import { claimDueEmails, finishAttempt } from '../../db/outbox.repository.ts';
 import { holdsSlot } from '../../domain/booking-status.ts';
 import type { MailContext } from '../../mail/mail-context.ts';
 import { manageKeyCache } from '../../services/manage-link.ts';
+import { withLiveManageLinks } from '../../mail/manage-slots.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,11 +49,17 @@ function errorText(err: unknown): string {
   return (e.response ?? e.message ?? String(err)).slice(0, 500) + (e.code ? ` (${e.code})` : '');
 }
 
-/** A reminder is sent only while its booking still holds its place; anything else as composed. */
+/** A reminder is sent only while its booking still holds its place, a review request only while its job is completed; anything else as composed. */
 async function stillWanted(db: Kysely<Database>, email: OutboxEmail): Promise<string | undefined> {
+  if (email.kind === 'review-request' && email.booking_id) {
+    // A review is asked for a job done: not when it was reopened (or cancelled) before this was due.
+    const booking = await findBooking(db, email.booking_id);
+    return booking?.status === 'completed' ? undefined : `The booking is ${booking?.status ?? 'gone'}, no longer completed`;
+  }
   if (email.kind !== 'booking-reminder' || !email.booking_id) return undefined;
   const booking = await findBooking(db, email.booking_id);
-  if (!booking || !holdsSlot(booking.status)) return `The booking is ${booking?.status ?? 'gone'}`;
+  // A no-show holds its place but is told nothing: a reminder still retrying when it was marked is dropped.
+  if (!booking || !holdsSlot(booking.status) || booking.status === 'no-show') return `The booking is ${booking?.status ?? 'gone'}`;
   return undefined;
 }
 
@@ -69,6 +76,7 @@ export default fp(
       manageCutoffHours: config.manageCutoffHours,
       now: () => app.now(),
       manageKey: manageKeyCache(),
+      completion: config.completion,
       onQueued: () => {
         queuedSinceRequest = true;
       },
@@ -83,7 +91,8 @@ export default fp(
     let running: Promise<void> | undefined;
     let again = false;
 
-    async function send(email: OutboxEmail): Promise<void> {
+    async function send(claimed: OutboxEmail): Promise<void> {
+      const email = await withLiveManageLinks(app.db, claimed, app.mail.manageKey);
       const log = { outboxId: email.id, kind: email.kind, bookingId: email.booking_id ?? undefined, attempt: email.attempts };
       const skip = await stillWanted(app.db, email);
       if (skip) {

@@ -23,9 +23,9 @@ import { AppError } from '../../errors.ts';
 const DAY_MS = 86_400_000;
 
 /** What a daily budget counts, in the message that says it is spent. */
-const DAILY_WHAT: Partial<Record<string, string>> = { booking: 'online bookings', contact: 'messages' };
+const DAILY_WHAT: Partial<Record<string, string>> = { booking: 'online bookings', contact: 'messages', findBooking: 'booking look-ups' };
 
-export const LIMIT_NAMES = ['booking', 'wizardStep', 'quote', 'contact', 'login', 'logout', 'manage'] as const;
+export const LIMIT_NAMES = ['booking', 'wizardStep', 'quote', 'contact', 'login', 'logout', 'manage', 'findBooking'] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
 
 declare module 'fastify' {
@@ -42,8 +42,19 @@ declare module 'fastify' {
     limits: {
       /** Spends one unit of each of the action's budgets for the request's client; 429 when one is exhausted. */
       spend(request: FastifyRequest, action: LimitName): Promise<void>;
-      /** Failed sign-ins from every address together: checked before a password, counted after a wrong one. */
-      failedSignIns: { assertOpen(request: FastifyRequest): Promise<void>; record(request: FastifyRequest): Promise<void> };
+      /**
+       * Failed sign-ins: checked before a password, counted after a wrong one. Clients without a
+       * device cookie are counted together, and all of them wait (429) once they have sent
+       * RATE_LIMIT_LOGIN_FAILURES_MAX wrong passwords. A client with a valid device cookie
+       * (`device`, its id) is counted on its own and is not held by that pause until it has sent
+       * RATE_LIMIT_LOGIN_DEVICE_FAILURES_MAX wrong passwords itself; after that it is one of the others.
+       */
+      failedSignIns: {
+        /** Throws the pause's 429 when this client must wait; returns the device id when the client was let in as that device. */
+        assertOpen(request: FastifyRequest, device?: string): Promise<string | undefined>;
+        /** Counts a wrong password: against the device assertOpen returned, else against every client without one. */
+        record(request: FastifyRequest, trustedDevice?: string): Promise<void>;
+      };
     };
   }
 }
@@ -54,6 +65,9 @@ interface Budget {
 }
 
 type Limiter = ReturnType<import('fastify').FastifyInstance['createRateLimit']>;
+
+/** The start of the 429 that clients without a device cookie get while sign-in is paused. */
+export const SIGN_IN_PAUSED_MESSAGE = 'Sign-in is paused after many wrong passwords.';
 
 function tooMany(message: string, seconds: number): AppError {
   return new AppError(429, 'RATE_LIMITED', message, [], { 'retry-after': String(Math.max(1, seconds)) });
@@ -133,6 +147,8 @@ export default fp(
       logout: [{ max: formsMax * 6, timeWindow: windowMs }],
       // A customer's cancel or move on the manage page, and their confirmation steps.
       manage: [{ max: formsMax * 3, timeWindow: windowMs }],
+      // "Find my booking" (both doors) e-mails a customer: the contact form's budgets, counted apart.
+      findBooking: [{ max: formsMax, timeWindow: windowMs }, ...(formsPerDay > 0 ? [{ max: formsPerDay, timeWindow: DAY_MS }] : [])],
     };
     const limiters = new Map<LimitName, Limiter[]>();
     for (const name of LIMIT_NAMES) {
@@ -159,15 +175,38 @@ export default fp(
     }
 
     const failures = app.createRateLimit({ max: loginFailuresMax, timeWindow: windowMs * 15, keyGenerator: () => 'login-failures:all' });
+    // A device's own wrong passwords (OWASP's device cookies): the limiter's key is the device id
+    // of the sign-in being checked or counted, which a key generator can only find on the request.
+    const deviceOf = new WeakMap<FastifyRequest, string>();
+    const deviceFailuresMax = config.loginDevice.failuresMax;
+    const deviceFailures = app.createRateLimit({
+      max: Math.max(1, deviceFailuresMax),
+      timeWindow: windowMs * 15,
+      keyGenerator: (request: FastifyRequest) => `login-failures:device:${deviceOf.get(request) ?? ''}`,
+    });
+    type LimitState = Awaited<ReturnType<Limiter>>;
+    const reached = (state: LimitState): state is Extract<LimitState, { isAllowed: false }> => !state.isAllowed && state.remaining <= 0;
     const failedSignIns = {
-      async assertOpen(request: FastifyRequest) {
-        const state = await failures(request, { increment: false });
-        if (!state.isAllowed && state.remaining <= 0) {
-          throw tooMany(`Sign-in is paused after many wrong passwords. Please try again in ${waitText(state.ttlInSeconds)}.`, state.ttlInSeconds);
+      async assertOpen(request: FastifyRequest, device?: string) {
+        if (device !== undefined) {
+          if (deviceFailuresMax === 0) return device;
+          deviceOf.set(request, device);
+          if (!reached(await deviceFailures(request, { increment: false }))) return device;
+          // Locked out: from now until its window ends it is one of the clients without a device cookie.
         }
+        const state = await failures(request, { increment: false });
+        if (reached(state)) {
+          throw tooMany(`${SIGN_IN_PAUSED_MESSAGE} Please try again in ${waitText(state.ttlInSeconds)}.`, state.ttlInSeconds);
+        }
+        return undefined;
       },
-      async record(request: FastifyRequest) {
-        await failures(request);
+      async record(request: FastifyRequest, trustedDevice?: string) {
+        if (trustedDevice === undefined) {
+          await failures(request);
+        } else if (deviceFailuresMax > 0) {
+          deviceOf.set(request, trustedDevice);
+          await deviceFailures(request);
+        }
       },
     };
 

@@ -191,9 +191,15 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       try {
         app.formGuard.check(request, reply, body[HONEYPOT_FIELD]);
         const answer = await answerOnce(app.db, { scope: 'booking-form', key: body.submission, payload: values }, async (trx) => {
-          const booking = await createBooking(trx, values, { now, maxActivePerEmail: app.config.maxActiveBookingsPerEmail, mail: app.mail, onlineNewBookingsPerHour: app.config.onlineNewBookingsPerHour });
+          const booking = await createBooking(trx, values, {
+            now,
+            maxActivePerEmail: app.config.maxActiveBookingsPerEmail,
+            mail: app.mail,
+            onlineNewBookingsPerHour: app.config.onlineNewBookingsPerHour,
+            emailConfirmation: app.config.emailConfirmation,
+          });
           request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created (form post)');
-          return { status: 303, body: { location: bookingReceivedUrl(booking.reference) } };
+          return { status: 303, body: { location: bookingReceivedUrl(booking.reference, booking.awaiting_email_until !== null) } };
         });
         if (answer.replayed) request.log.info('booking form posted again; the first answer is repeated');
         return reply.redirect(answer.body.location, answer.status);

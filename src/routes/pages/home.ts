@@ -13,8 +13,8 @@ import type { HomeState } from '#client/page-state.ts';
 export const BOOKING_RECEIVED = 'received';
 
 /** Where a booking made without JavaScript lands. */
-export function bookingReceivedUrl(reference: string): string {
-  return `/?booking=${BOOKING_RECEIVED}&ref=${encodeURIComponent(reference)}`;
+export function bookingReceivedUrl(reference: string, awaitingConfirmation = false): string {
+  return `/?booking=${BOOKING_RECEIVED}&ref=${encodeURIComponent(reference)}${awaitingConfirmation ? '&confirm=email' : ''}`;
 }
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
@@ -23,14 +23,15 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         hide: true,
-        querystring: Type.Object({ booking: Type.Optional(Type.String({ maxLength: 20 })), ref: Type.Optional(Type.String({ maxLength: 20 })) }),
+        querystring: Type.Object({ booking: Type.Optional(Type.String({ maxLength: 20 })), ref: Type.Optional(Type.String({ maxLength: 20 })), confirm: Type.Optional(Type.String({ maxLength: 20 })) }),
       },
     },
     (request, reply) => {
       const received = request.query.booking === BOOKING_RECEIVED;
       const reference = request.query.ref;
       if (received && reference !== undefined && isBookingReference(reference)) {
-        return reply.page({ state: { notice: bookingReceived(reference) } satisfies HomeState, cacheKey: false });
+        const within = request.query.confirm === 'email' ? app.config.emailConfirmation.withinMs / 60_000 : undefined;
+        return reply.page({ state: { notice: bookingReceived(reference, within) } satisfies HomeState, cacheKey: false });
       }
       const state: HomeState = { notice: received ? MESSAGES.bookingCreated : null };
       return reply.page({ state, cacheKey: received ? BOOKING_RECEIVED : '' });

@@ -8,11 +8,13 @@ import { PAGES } from '#client/routes.ts';
 import bookingPage from './booking.ts';
 import contactPage from './contact.ts';
 import dashboardPage from './dashboard.ts';
+import findBookingPage from './find-booking.ts';
 import homePage from './home.ts';
 import managePage from './manage.ts';
+import receiptPage from './receipt.ts';
 import seoFiles from './seo.ts';
 
-const WITH_OWN_ROUTES = new Set(['/', '/booking', '/booking/manage', '/contact', '/dashboard']);
+const WITH_OWN_ROUTES = new Set(['/', '/booking', '/booking/manage', '/booking/receipt', '/booking/find', '/contact', '/dashboard']);
 
 const pageRoutes: FastifyPluginAsync = async (app) => {
   for (const page of PAGES) {
@@ -23,6 +25,8 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
   await app.register(bookingPage);
   await app.register(contactPage);
   await app.register(managePage);
+  await app.register(receiptPage);
+  await app.register(findBookingPage);
   await app.register(dashboardPage);
   await app.register(seoFiles);
 };

@@ -16,11 +16,12 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { slotLabel, unavailableMessage } from '../../domain/availability.ts';
-import { appointmentText, bookingWindow, dayText } from '../../domain/booking-dates.ts';
+import { appointmentText, aucklandDate, aucklandTime, bookingWindow, dayText } from '../../domain/booking-dates.ts';
 import { dateError, isCalendarDate } from '../../domain/booking-rules.ts';
 import { VEHICLE_LABELS, isVehicleType } from '../../domain/catalogue.ts';
 import { packageForPeople } from '../../mail/booking-facts.ts';
 import { MANAGE_MESSAGES, moveLimitExplanation, type ManageLock } from '../../domain/manage-rules.ts';
+import { weatherMoveOpen } from '../../domain/weather-day.ts';
 import type { Booking } from '../../db/database.ts';
 import { formError, isConnectionError } from '../../errors.ts';
 import { availabilityOn, bookedDuration, jobOfBooking, type SlotAvailability } from '../../services/scheduling.service.ts';
@@ -29,6 +30,7 @@ import {
   ManageLockedError,
   MoveLimitError,
   cancelByCustomer,
+  confirmEmailByCustomer,
   findManagedBooking,
   lockOf,
   moveByCustomer,
@@ -50,9 +52,9 @@ const DateText = Type.String({ maxLength: 20 });
 const CancelForm = Type.Object({ version: Version, confirm: Confirm }, { additionalProperties: false });
 const MoveForm = Type.Object({ version: Version, date: Type.Optional(DateText), time: Type.Optional(Type.String({ maxLength: 10 })), confirm: Confirm }, { additionalProperties: false });
 
-const DONE = { cancelled: MANAGE_MESSAGES.cancelled, moved: MANAGE_MESSAGES.moved } as const;
+const DONE = { cancelled: MANAGE_MESSAGES.cancelled, moved: MANAGE_MESSAGES.moved, confirmed: MANAGE_MESSAGES.emailConfirmed } as const;
 
-function toManagedBooking(booking: Booking, business: { streetAddress: string; suburb: string; city: string; postcode: string }): ManagedBooking {
+function toManagedBooking(booking: Booking, business: { streetAddress: string; suburb: string; city: string; postcode: string }, now: Date): ManagedBooking {
   const dropoff = booking.service_type === 'dropoff';
   return {
     reference: booking.reference,
@@ -70,6 +72,11 @@ function toManagedBooking(booking: Booking, business: { streetAddress: string; s
     quote: toQuoteDto(booking),
     status: booking.status,
     version: booking.version,
+    awaitingUntil: booking.awaiting_email_until ? appointmentText(aucklandDate(booking.awaiting_email_until), aucklandTime(booking.awaiting_email_until)) : null,
+    weatherUntil:
+      booking.weather_move_until && weatherMoveOpen(booking.weather_move_until, now)
+        ? appointmentText(aucklandDate(booking.weather_move_until), aucklandTime(booking.weather_move_until))
+        : null,
   };
 }
 
@@ -94,12 +101,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   async function stateOf(token: string, booking: Booking, view: ManageView, extras: Partial<Pick<ManageState, 'notice' | 'error' | 'move'>> = {}): Promise<ManageState> {
     const lock: ManageLock | null = lockOf(booking, options());
     // Past MANAGE_MAX_CHANGES moves the booking can still be cancelled, but not moved online.
-    const moveLimit = lock === null && (await moveLimitReached(app.db, booking, app.config.manageMaxChanges));
+    const moveLimit = lock === null && (await moveLimitReached(app.db, booking, app.config.manageMaxChanges, app.now()));
     const moving = view === 'move' || view === 'confirm-move';
     const closed = lock !== null || (moveLimit && moving);
     return {
       token,
-      booking: toManagedBooking(booking, app.config.business),
+      booking: toManagedBooking(booking, app.config.business, app.now()),
       // A booking that cannot be changed only has its overview.
       view: closed ? 'overview' : view,
       lock,
@@ -144,7 +151,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       if (!booking) return notFoundPage(reply);
       const done = request.query.done;
       // Only what is true of the booking: an address typed with ?done=cancelled does not say so.
-      const notice = (done === 'cancelled' && booking.status === 'cancelled') || (done === 'moved' && booking.status !== 'cancelled') ? DONE[done] : null;
+      const notice =
+        (done === 'cancelled' && booking.status === 'cancelled') ||
+        (done === 'moved' && booking.status !== 'cancelled') ||
+        (done === 'confirmed' && booking.status === 'pending' && booking.awaiting_email_until === null)
+          ? DONE[done]
+          : null;
       return render(reply, 200, await stateOf(token, booking, 'overview', { notice }));
     },
   );
@@ -207,6 +219,28 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // BOOKING_CONFIRMATION=email: the customer confirms the booking that waits for them.
+  app.post(
+    '/booking/manage/:token/confirm-email',
+    { config: { limit: 'manage', public: true }, schema: { hide: true, params: TokenParams, body: CancelForm } },
+    async (request, reply) => {
+      const { token } = request.params;
+      try {
+        const booking = await confirmEmailByCustomer(app.db, token, Number(request.body.version), options());
+        request.log.info({ bookingId: booking.id }, 'booking confirmed from the e-mail link');
+        return reply.redirect(`${managePath(token)}?done=confirmed`, 303);
+      } catch (caught) {
+        const error = formError(caught);
+        if (!error) throw caught;
+        const current = await findManagedBooking(app.db, token, app.now());
+        if (!current || error.statusCode === 404) return notFoundPage(reply);
+        // A second click (or a reload) after it worked: where the first one went.
+        if (current.status === 'pending' && current.awaiting_email_until === null) return reply.redirect(`${managePath(token)}?done=confirmed`, 303);
+        return render(reply, error.statusCode, await stateOf(token, current, 'overview', { error: error.message }));
+      }
+    },
+  );
+
   app.post(
     '/booking/manage/:token/move',
     { config: { limit: 'manage', public: true }, schema: { hide: true, params: TokenParams, body: MoveForm } },
@@ -219,7 +253,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       if (!booking) return notFoundPage(reply);
       if (request.body.confirm !== 'yes') {
         const limit = app.config.manageMaxChanges;
-        if (lockOf(booking, options()) === null && (await moveLimitReached(app.db, booking, limit))) {
+        if (lockOf(booking, options()) === null && (await moveLimitReached(app.db, booking, limit, app.now()))) {
           return render(reply, 409, await stateOf(token, booking, 'overview', { error: moveLimitExplanation(limit, app.config.business.phone) }));
         }
         // The choice is checked as far as it can be without taking the slot; the confirmation then
@@ -253,3 +287,4 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default route;
+

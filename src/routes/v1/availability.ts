@@ -26,11 +26,11 @@ export const SlotSchema = Type.Object({
 });
 
 // Years 1900-2999: JavaScript's Date reads years 0-99 as 19xx, which would answer for another date.
-const DateParam = (description: string) =>
+export const DateParam = (description: string) =>
   Type.String({ format: 'date', pattern: '^(19|2[0-9])[0-9]{2}-', description: `${description}: YYYY-MM-DD, a date in Auckland (years 1900-2999)`, errorMessage: { pattern: 'Must be a date in the years 1900 to 2999' } });
 
 /** The job asked about; without a service, the shortest job of the catalogue on either kind. */
-const JobParams = {
+export const JobParams = {
   service: Type.Optional(Type.String({ maxLength: 60, description: `A package name (${PACKAGE_NAMES.join(', ')}); without it, the answer is for the shortest job (${SHORTEST_DURATION_MINUTES} minutes)` })),
   vehicleType: Type.Optional(Type.String({ maxLength: 10, description: 'sm, mid or suv; required with a service' })),
   coatingType: Type.Optional(Type.String({ maxLength: 10, description: 'coat1 or coat2, for Ceramic Coating (default coat1)' })),

@@ -78,13 +78,14 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
             maxActivePerEmail: app.config.maxActiveBookingsPerEmail,
             mail: app.mail,
             onlineNewBookingsPerHour: app.config.onlineNewBookingsPerHour,
+            emailConfirmation: app.config.emailConfirmation,
           },
         );
         request.log.info({ bookingId: booking.id, service: booking.service, date: booking.date }, 'booking created');
         return {
           status: 201,
           body: {
-            message: bookingReceived(booking.reference),
+            message: bookingReceived(booking.reference, booking.awaiting_email_until ? app.config.emailConfirmation.withinMs / 60_000 : undefined),
             id: booking.id,
             reference: booking.reference,
             quote: toQuoteDto(booking),

@@ -7,6 +7,7 @@ import { AppError } from '../../errors.ts';
 import apiDocs from '../../plugins/external/swagger-ui.ts';
 import availability from './availability.ts';
 import contactUsForm from './contact-us-form.ts';
+import findBooking from './find-booking.ts';
 import createBooking from './create-booking.ts';
 import login from './auth/login.ts';
 import logout from './auth/logout.ts';
@@ -28,6 +29,7 @@ const v1Routes: FastifyPluginAsync = async (app) => {
 
   await app.register(availability);
   await app.register(contactUsForm);
+  await app.register(findBooking);
   await app.register(createBooking);
   await app.register(quote);
   await app.register(login);

@@ -21,7 +21,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         security: [],
         description:
           'Takes the create-booking payload; only the service choice is required (service, vehicleType or selectedVehicleType, and coatingType for Ceramic Coating). ' +
-          'With an e-mail address, the 15% first-service discount applies when that address (trimmed, case-insensitive) has no booking that is not cancelled.',
+          'With an e-mail address, the 15% first-service discount applies when the customer has no booking that is not cancelled: none under that address compared in its canonical form (trimmed, lower case, a +tag removed, dots ignored at gmail.com, googlemail.com being gmail.com) nor, when a phone is given, under that number in its NZ national form (digits only, +64 as 0).',
         tags: ['public'],
         body: CreateBookingBody,
         response: { 200: QuoteSchema, ...errorResponses },

@@ -28,6 +28,8 @@ export function toQuoteDto(row: Booking): Quote {
     discountCents: row.discount_cents,
     totalCents: row.total_cents,
     discount: row.discount_kind === 'first-service' && row.discount_percent !== null ? { kind: 'first-service', percent: row.discount_percent } : null,
+    // Only when staff adjusted the price: the quote of every other booking keeps its shape.
+    ...(row.price_adjustment_cents !== 0 && row.price_adjustment_reason !== null ? { adjustment: { cents: row.price_adjustment_cents, reason: row.price_adjustment_reason } } : {}),
   };
 }
 
@@ -60,8 +62,16 @@ export function toBookingDto(row: Booking): BookingDto {
     endsAt: row.ends_at.toISOString(),
     bufferMinutes: row.buffer_minutes,
     status: row.status,
+    cancelledLate: row.cancelled_late,
     version: row.version,
     createdAt: row.created_at.toISOString(),
+    source: row.source === 'staff' ? 'staff' : 'online',
+    createdBy: row.created_by,
+    awaitingEmailUntil: row.awaiting_email_until?.toISOString() ?? null,
+    lapsedAt: row.lapsed_at?.toISOString() ?? null,
+    onTheWayAt: row.on_the_way_at?.toISOString() ?? null,
+    arrivingAt: row.arriving_at?.toISOString() ?? null,
+    startedAt: row.started_at?.toISOString() ?? null,
   };
 }
 
@@ -70,7 +80,7 @@ export function toStatusChangeDto(row: BookingStatusChange): StatusChangeDto {
     row.from_date !== null && row.from_time !== null && row.to_date !== null && row.to_time !== null
       ? { from: { date: row.from_date, time: row.from_time, resourceId: row.from_resource_id }, to: { date: row.to_date, time: row.to_time, resourceId: row.to_resource_id } }
       : null;
-  return { from: row.from_status, to: row.to_status, by: row.changed_by, at: row.changed_at.toISOString(), note: row.note, move };
+  return { from: row.from_status, to: row.to_status, by: row.changed_by, at: row.changed_at.toISOString(), note: row.note, move, changes: row.changes ?? null };
 }
 
 export function toContactMessageDto(row: ContactMessage): ContactMessageDto {

@@ -36,6 +36,10 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'login',
         summary: 'Sign in as staff',
+        description:
+          'The right password sets the session cookie and a device cookie (sent only to the two sign-in doors). While sign-in is paused after ' +
+          'RATE_LIMIT_LOGIN_FAILURES_MAX wrong passwords, a client without a valid device cookie is answered 429; one with a device cookie is still ' +
+          'let in until it has sent RATE_LIMIT_LOGIN_DEVICE_FAILURES_MAX wrong passwords itself.',
         security: [],
         tags: ['staff'],
         body: SignInBody,

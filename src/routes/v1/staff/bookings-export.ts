@@ -41,6 +41,7 @@ const COLUMNS: [string, (b: Booking) => string | number][] = [
   ['Discount (NZD)', (b) => dollars(b.discount_cents)],
   ['Discount', (b) => (b.discount_kind ? `${b.discount_kind} ${b.discount_percent}%` : '')],
   ['Total (NZD)', (b) => dollars(b.total_cents)],
+  ['Cancelled late', (b) => (b.cancelled_late ? 'yes' : '')],
 ];
 
 /** OWASP's advice for CSV injection: a leading apostrophe makes the cell plain text. */

@@ -16,13 +16,18 @@ export const BookingFiltersQuery = Type.Object(
     service: Type.Optional(Type.String({ maxLength: 60, description: `A service name (${PACKAGE_NAMES.join(', ')})` })),
     date: Type.Optional(Type.String({ format: 'date', description: 'Exact appointment date, YYYY-MM-DD' })),
     status: Type.Optional(Type.Union(BOOKING_STATUSES.map((s) => Type.Literal(s)))),
+    confirmation: Type.Optional(
+      Type.Union([Type.Literal('awaiting'), Type.Literal('lapsed')], {
+        description: "BOOKING_CONFIRMATION=email: 'awaiting' the bookings waiting for their customer's confirmation, 'lapsed' those cancelled because it never came",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type BookingFiltersQuery = Static<typeof BookingFiltersQuery>;
 
 export function filtersOf(query: BookingFiltersQuery) {
-  return { search: query.q?.trim() || undefined, service: query.service || undefined, date: query.date || undefined, status: query.status };
+  return { search: query.q?.trim() || undefined, service: query.service || undefined, date: query.date || undefined, status: query.status, confirmation: query.confirmation };
 }
 
 const ListQuery = Type.Object(

@@ -4,7 +4,12 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { SESSION_SECURITY } from '../../../plugins/external/swagger.ts';
+import availabilityStaff from './availability-staff.ts';
+import bookingCompletion from './booking-completion.ts';
+import bookingCreate from './booking-create.ts';
+import bookingEdit from './booking-edit.ts';
 import bookingMove from './booking-move.ts';
+import bookingNotes from './booking-notes.ts';
 import bookingRelease from './booking-release.ts';
 import bookingServices from './booking-services.ts';
 import bookingStatus from './booking-status.ts';
@@ -14,10 +19,14 @@ import bookingsUpcoming from './bookings-upcoming.ts';
 import bookings from './bookings.ts';
 import closures from './closures.ts';
 import contactMessages from './contact-messages.ts';
+import customers from './customers.ts';
 import emails from './emails.ts';
 import getAllBooking from './getall-booking.ts';
 import resources from './resources.ts';
 import schedule from './schedule.ts';
+import takings from './takings.ts';
+import weatherDays from './weather-days.ts';
+import today from './today.ts';
 import weeklyClosedDays from './weekly-closed-days.ts';
 import workingHours from './working-hours.ts';
 
@@ -38,14 +47,23 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(bookingsExport);
   await app.register(booking);
   await app.register(bookingStatus);
+  await app.register(bookingCreate);
+  await app.register(bookingEdit);
+  await app.register(availabilityStaff);
+  await app.register(bookingCompletion);
   await app.register(bookingMove);
+  await app.register(bookingNotes);
+  await app.register(today);
   await app.register(bookingRelease);
   await app.register(contactMessages);
+  await app.register(customers);
   await app.register(closures);
   await app.register(weeklyClosedDays);
   await app.register(resources);
   await app.register(workingHours);
   await app.register(schedule);
+  await app.register(takings);
+  await app.register(weatherDays);
   await app.register(emails);
 };
 

@@ -1,0 +1,187 @@
+/**
+ * Today, on a phone (issue 21): each van's and bay's jobs in order, with the start and end, the
+ * package and vehicle, the address as a directions link, tap-to-call and tap-to-text, the internal
+ * notes, and the detailer's buttons: "On the way" (e-mails the customer once, with the arrival
+ * time), "Started" and "Complete" (the completion form). Loaded when its tab is first opened.
+ */
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { telHref } from '#domain/business.ts';
+import { ApiError, call, staffApi, type BookingDto, type ScheduleDayDto, type StatusChangeDto } from '../../lib/staff-api.ts';
+import { longDate } from './format.ts';
+import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
+import './TodayView.css';
+
+const BookingNotes = lazy(() => import('./BookingNotes.tsx'));
+
+type Changed = { booking: BookingDto; history: StatusChangeDto[] };
+const post = (url: string, body: unknown) => call<Changed>(url, { method: 'POST', body: JSON.stringify(body) });
+
+/** The Auckland wall time of an instant: '9:05 am'. */
+const clockOf = (iso: string) =>
+  new Intl.DateTimeFormat('en-NZ', { timeZone: 'Pacific/Auckland', hour: 'numeric', minute: '2-digit', hour12: true }).format(new Date(iso)).replace(/\s/g, ' ');
+
+const addressOf = (b: BookingDto) => [`${b.houseNumber} ${b.streetAddress}`.trim(), b.suburb, b.city, b.postalCode].filter(Boolean).join(', ');
+const directions = (b: BookingDto) => `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(addressOf(b))}`;
+const smsHref = (phone: string) => telHref(phone).replace(/^tel:/, 'sms:');
+const isOpen = (b: BookingDto) => b.status === 'pending' || b.status === 'confirmed';
+
+const ARRIVAL_CHOICES = [10, 15, 20, 30, 45, 60];
+
+function Job({ booking, onChanged, onComplete, onSignedOut }: { booking: BookingDto; onChanged(b: BookingDto): void; onComplete?(b: BookingDto): void; onSignedOut(): void }) {
+  const [minutes, setMinutes] = useState(20);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
+  const [notesOpen, setNotesOpen] = useState(false);
+  const who = `${booking.name}’s job at ${booking.time}`;
+
+  const act = async (what: 'on-the-way' | 'started') => {
+    setBusy(true);
+    setMessage(null);
+    try {
+      const changed = await post(`/v1/bookings/${booking._id}/${what}`, what === 'on-the-way' ? { version: booking.version, minutes } : { version: booking.version });
+      onChanged(changed.booking);
+      setMessage({ text: what === 'on-the-way' ? (changed.booking.email ? 'The customer has been e-mailed.' : 'Recorded (no e-mail address to tell).') : 'Started.' });
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.status === 401) return onSignedOut();
+      setMessage({ text: caught instanceof Error ? caught.message : 'That did not work; please try again.', error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <li className={`today-job today-${booking.status}`}>
+      <p className="today-when">
+        <strong>
+          {clockOf(booking.startsAt)} – {clockOf(booking.endsAt)}
+        </strong>{' '}
+        <StatusBadge status={booking.status} /> <ConfirmationBadge booking={booking} />
+      </p>
+      <p className="today-what">
+        <strong>{booking.service}</strong>
+        {booking.coatingType ? ` (${booking.coatingType})` : ''} · {booking.vehicleType.toUpperCase()} · {booking.name}
+      </p>
+      <p className="today-where">
+        {booking.serviceType === 'onsite' ? (
+          <a className="text-link" href={directions(booking)} target="_blank" rel="noopener noreferrer">
+            {addressOf(booking)}
+            <span className="visually-hidden"> (directions, opens a map)</span>
+          </a>
+        ) : (
+          'Drop-off at the service centre'
+        )}
+        {booking.landmark ? ` · ${booking.landmark}` : ''}
+      </p>
+      {booking.notes && <p className="today-notes">Customer’s notes: {booking.notes}</p>}
+      <p className="today-contact">
+        <a className="button button-ghost button-small" href={telHref(booking.phone)}>
+          Call<span className="visually-hidden"> {booking.name}</span>
+        </a>
+        <a className="button button-ghost button-small" href={smsHref(booking.phone)}>
+          Text<span className="visually-hidden"> {booking.name}</span>
+        </a>
+        <button type="button" className="button button-ghost button-small" aria-expanded={notesOpen} onClick={() => setNotesOpen((open) => !open)}>
+          Notes<span className="visually-hidden"> on {who}</span>
+        </button>
+      </p>
+      {notesOpen && (
+        <Suspense fallback={<p role="status">Loading the notes…</p>}>
+          <BookingNotes bookingId={booking._id} onSignedOut={onSignedOut} />
+        </Suspense>
+      )}
+      {isOpen(booking) && (
+        <div className="today-actions">
+          {booking.serviceType === 'onsite' &&
+            (booking.onTheWayAt ? (
+              <p className="today-done">On the way since {clockOf(booking.onTheWayAt)}, arriving about {clockOf(booking.arrivingAt!)}</p>
+            ) : (
+              <span className="today-on-the-way">
+                <label htmlFor={`arrive-${booking._id}`}>Arriving in</label>
+                <select id={`arrive-${booking._id}`} value={minutes} onChange={(e) => setMinutes(Number(e.target.value))}>
+                  {ARRIVAL_CHOICES.map((m) => (
+                    <option key={m} value={m}>
+                      {m} min
+                    </option>
+                  ))}
+                </select>
+                <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => act('on-the-way')}>
+                  On the way<span className="visually-hidden"> to {who}</span>
+                </button>
+              </span>
+            ))}
+          {booking.startedAt ? (
+            <p className="today-done">Started at {clockOf(booking.startedAt)}</p>
+          ) : (
+            <button type="button" className="button button-ghost button-small" disabled={busy} onClick={() => act('started')}>
+              Started<span className="visually-hidden"> {who}</span>
+            </button>
+          )}
+          {onComplete && (
+            <button type="button" className="button button-accent button-small" disabled={busy} onClick={() => onComplete(booking)}>
+              Complete<span className="visually-hidden"> {who}</span>
+            </button>
+          )}
+        </div>
+      )}
+      <div role="status">{message && <p className={message.error ? 'notice notice-error' : 'today-message'}>{message.text}</p>}</div>
+    </li>
+  );
+}
+
+export default function TodayView({ onSignedOut, onComplete }: { onSignedOut(): void; onComplete?(booking: BookingDto): void }) {
+  const [day, setDay] = useState<ScheduleDayDto | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setDay(await staffApi.schedule(''));
+      setError(null);
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.status === 401) return onSignedOut();
+      setError('The day could not be loaded. Please try again.');
+    }
+  }, [onSignedOut]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const replace = (changed: BookingDto) =>
+    setDay((current) => current && { ...current, lanes: current.lanes.map((lane) => ({ ...lane, jobs: lane.jobs.map((job) => (job._id === changed._id ? changed : job)) })) });
+
+  if (error) return <p className="notice notice-error">{error}</p>;
+  if (!day) {
+    return (
+      <div className="spinner" role="status">
+        <span className="visually-hidden">Loading today…</span>
+      </div>
+    );
+  }
+  const lanes = day.lanes.filter((lane) => lane.jobs.length > 0);
+  const unassigned = day.unassigned.filter((job) => job.date === day.date);
+  return (
+    <div className="today">
+      <h2 className="today-title">
+        Today, {longDate(day.date)}{' '}
+        <button type="button" className="button button-ghost button-small" onClick={() => void load()}>
+          Refresh
+        </button>
+      </h2>
+      {lanes.length === 0 && unassigned.length === 0 && <p>No jobs today.</p>}
+      {[...lanes.map((lane) => ({ key: lane.resource.id, name: lane.resource.name, jobs: lane.jobs })), ...(unassigned.length ? [{ key: 'none', name: 'Needs a van or bay', jobs: unassigned }] : [])].map(
+        (group) => (
+          <section key={group.key} className="today-lane" aria-labelledby={`today-${group.key}`}>
+            <h3 id={`today-${group.key}`}>{group.name}</h3>
+            <ol className="today-jobs">
+              {[...group.jobs]
+                .sort((a, b) => a.startsAt.localeCompare(b.startsAt))
+                .map((job) => (
+                  <Job key={job._id} booking={job} onChanged={replace} onComplete={onComplete} onSignedOut={onSignedOut} />
+                ))}
+            </ol>
+          </section>
+        ),
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * The calls of the staff booking form and the edit dialog (issue 21). A module of its own, loaded
+ * only with those lazily loaded components, so the dashboard's eager bundle does not grow.
+ */
+import type { DayAvailability } from '#domain/availability.ts';
+import type { Quote } from '#domain/pricing.ts';
+import type { BookingChangeDto, BookingDto, ResourceDto, StatusChangeDto } from '#api/schemas.ts';
+import { ApiError, call } from './staff-api.ts';
+import { jobParams, type JobChoice } from './availability-api.ts';
+
+export type { BookingChangeDto };
+
+export interface EditAnswer {
+  booking: BookingDto;
+  history: StatusChangeDto[];
+  changes: BookingChangeDto[];
+  quote: Quote;
+  customerNotified: boolean;
+  dryRun: boolean;
+}
+
+const json = (method: string, body: unknown): RequestInit => ({ method, body: JSON.stringify(body) });
+
+export const staffBookingApi = {
+  resources: () => call<{ data: ResourceDto[] }>('/v1/resources').then((answer) => answer.data),
+  /** Start times as staff may book them (today from the next whole hour). */
+  availability: (date: string, job: JobChoice) => call<DayAvailability>(`/v1/availability/staff?date=${encodeURIComponent(date)}&${jobParams(job)}`),
+  quote: (choice: { service: string; vehicleType: string; selectedVehicleType: string; coatingType: string; email: string }) => call<Quote>('/v1/quote', json('POST', choice)),
+  /** A staff booking; the key makes a double tap or a retry one booking. */
+  create: async (body: Record<string, unknown>, key: string) => {
+    const response = await fetch('/v1/bookings', { method: 'POST', body: JSON.stringify(body), headers: { accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': key } });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new ApiError(response.status, typeof answer.message === 'string' ? answer.message : `Request failed (${response.status})`, answer);
+    return answer as { message: string; booking: BookingDto; quote: Quote };
+  },
+  details: (id: string) => call<{ booking: BookingDto; history: StatusChangeDto[] }>(`/v1/bookings/${encodeURIComponent(id)}`),
+  edit: (id: string, body: Record<string, unknown>) => call<EditAnswer>(`/v1/bookings/${encodeURIComponent(id)}`, json('PATCH', body)),
+};

@@ -1,0 +1,325 @@
+/**
+ * Staff edits of a booking (issue 21): contact details, address, notes, package, vehicle size,
+ * coating, date, time, van or bay, and the price adjustment, in one compare-and-set on the
+ * version. The same rules as a booking taken by staff (src/domain/booking-rules.ts with the
+ * staff window); a change of package, size or coating is re-quoted by the same pricing code
+ * (the first-service discount the booking was given is kept, at its percentage); a new date,
+ * time, van or bay, or a new duration, goes through the scheduling engine under the kind's day
+ * lock and is refused with its reason when it does not fit. Every edit is written to the
+ * booking's history (what changed, from what, to what, by whom); the customer is told by e-mail
+ * (with the updated invitation: same UID, higher SEQUENCE) through the outbox in the same
+ * transaction, and the reminder is queued again from the new facts.
+ *
+ * `dryRun` does all of it but the writes: the dashboard shows the new quote and whether the move
+ * fits before saving.
+ */
+import type { Kysely } from 'kysely';
+import { completeServiceChoice, isCeramic, validateBooking, vehicleTypeForSize, type BookingInput } from '../domain/booking-rules.ts';
+import { appointmentText, staffBookingWindow } from '../domain/booking-dates.ts';
+import { DEFAULT_COATING, durationFor } from '../domain/catalogue.ts';
+import { MESSAGES, type FieldError } from '../domain/messages.ts';
+import { CURRENCY, formatNzd, listPriceCents, percentOf, type Quote } from '../domain/pricing.ts';
+import { adjustmentErrors, STAFF_BOOKING_MESSAGES, staffStartErrors } from '../domain/staff-booking-rules.ts';
+import type { Booking, BookingFieldChange, BookingStatusChange, BookingUpdate, Database } from '../db/database.ts';
+import { findBooking, insertStatusChange, lockPlacement, statusHistory } from '../db/bookings.repository.ts';
+import { listResources } from '../db/resources.repository.ts';
+import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
+import { onSiteAddress, packageForPeople, vehicleForPeople } from '../mail/booking-facts.ts';
+import { queueBookingMail } from '../mail/booking-mail.ts';
+import type { MailContext } from '../mail/mail-context.ts';
+import { bookedDuration, kindOf, placeJob, type Placement } from './scheduling.service.ts';
+import { StaleBookingError } from './staff-bookings.service.ts';
+
+/** The fields staff may change; each absent one stays as it is. */
+export interface BookingEdit {
+  name?: string;
+  email?: string;
+  phone?: string;
+  houseNumber?: string;
+  streetAddress?: string;
+  suburb?: string;
+  city?: string;
+  postalCode?: string;
+  region?: string;
+  landmark?: string;
+  notes?: string;
+  service?: string;
+  selectedVehicleType?: string;
+  vehicleType?: string;
+  coatingType?: string;
+  date?: string;
+  time?: string;
+  /** A van or bay of the job's kind; null: let the schedule choose. */
+  resourceId?: string | null;
+  /** The adjustment as it should be from now on (0: none), with its reason. */
+  priceAdjustmentCents?: number;
+  priceAdjustmentReason?: string;
+}
+
+export interface EditRequest {
+  id: string;
+  /** The version the staff member was looking at. */
+  version: number;
+  edit: BookingEdit;
+  /** E-mail the customer "Your booking has changed"; default: when the booking has an address. */
+  notifyCustomer?: boolean;
+  /** Work everything out (the quote, the placement) but write nothing. */
+  dryRun?: boolean;
+  by: string;
+}
+
+export interface EditResult {
+  booking: Booking;
+  history: BookingStatusChange[];
+  changes: BookingFieldChange[];
+  quote: Quote;
+  /** Whether the customer was (or, for a dry run, would be) e-mailed. */
+  customerNotified: boolean;
+  dryRun: boolean;
+}
+
+/** The history's and the e-mail's names of the fields, as people read them. */
+export const CHANGE_LABELS = {
+  name: 'Name',
+  email: 'E-mail',
+  phone: 'Phone',
+  address: 'Address',
+  notes: 'Notes',
+  package: 'Package',
+  vehicle: 'Vehicle size',
+  when: 'When',
+  resource: 'Van or bay',
+  adjustment: 'Price adjustment',
+  total: 'Total',
+} as const;
+
+/** Changes staff make that the customer is not told of (which van comes is the business's affair). */
+const STAFF_ONLY_CHANGES: readonly string[] = [CHANGE_LABELS.resource];
+
+function inputOf(row: Booking): BookingInput {
+  return {
+    service: row.service,
+    coatingType: row.coating_type,
+    date: row.date,
+    time: row.time,
+    houseNumber: row.house_number,
+    streetAddress: row.street_address,
+    suburb: row.suburb,
+    city: row.city,
+    postalCode: row.postal_code,
+    region: row.region,
+    landmark: row.landmark,
+    saveAddress: row.save_address,
+    serviceType: row.service_type,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    vehicleType: row.vehicle_type,
+    notes: row.notes,
+    selectedVehicleType: row.selected_vehicle_type,
+  };
+}
+
+const TEXT_FIELDS = [
+  'name',
+  'email',
+  'phone',
+  'houseNumber',
+  'streetAddress',
+  'suburb',
+  'city',
+  'postalCode',
+  'region',
+  'landmark',
+  'notes',
+  'service',
+  'selectedVehicleType',
+  'vehicleType',
+  'coatingType',
+  'date',
+  'time',
+] as const;
+
+/** The booking's input with the edit applied, the service choice completed as the wizard completes it. */
+function applyEdit(current: BookingInput, edit: BookingEdit): BookingInput {
+  const next: BookingInput = { ...current };
+  for (const field of TEXT_FIELDS) {
+    const value = edit[field];
+    if (value !== undefined) next[field] = value.trim();
+  }
+  const serviceEdited = edit.service !== undefined || edit.selectedVehicleType !== undefined || edit.vehicleType !== undefined || edit.coatingType !== undefined;
+  if (!serviceEdited) return next;
+  if (edit.selectedVehicleType !== undefined && edit.vehicleType === undefined) {
+    return { ...completeServiceChoice(next), coatingType: isCeramic(next.service) ? next.coatingType || DEFAULT_COATING : '' };
+  }
+  if (edit.selectedVehicleType === undefined && edit.vehicleType !== undefined && vehicleTypeForSize(next.selectedVehicleType) !== next.vehicleType) {
+    // A size sent as vehicleType alone replaces the body style chosen before.
+    next.selectedVehicleType = next.vehicleType;
+  }
+  next.coatingType = isCeramic(next.service) ? next.coatingType || DEFAULT_COATING : '';
+  return next;
+}
+
+/** The price as a booking row stores it. */
+function quoteOf(row: Pick<Booking, 'list_price_cents' | 'discount_cents' | 'total_cents' | 'discount_kind' | 'discount_percent' | 'price_adjustment_cents' | 'price_adjustment_reason'>): Quote {
+  return {
+    currency: CURRENCY,
+    listPriceCents: row.list_price_cents,
+    discountCents: row.discount_cents,
+    totalCents: row.total_cents,
+    discount: row.discount_kind === 'first-service' && row.discount_percent !== null ? { kind: 'first-service', percent: row.discount_percent } : null,
+    ...(row.price_adjustment_cents !== 0 && row.price_adjustment_reason !== null ? { adjustment: { cents: row.price_adjustment_cents, reason: row.price_adjustment_reason } } : {}),
+  };
+}
+
+const addressOf = (row: Booking) => [onSiteAddress(row), row.landmark.trim() ? `(${row.landmark.trim()})` : ''].filter(Boolean).join(' ');
+const adjustmentText = (row: Booking) => (row.price_adjustment_cents === 0 ? '' : `${formatNzd(row.price_adjustment_cents)} (${row.price_adjustment_reason ?? ''})`);
+
+/** What differs between two versions of a booking, field by field, in people's words. */
+function changesBetween(before: Booking, after: Booking, resourceName: (id: string | null) => string): BookingFieldChange[] {
+  const pairs: [string, string, string][] = [
+    [CHANGE_LABELS.name, before.name, after.name],
+    [CHANGE_LABELS.email, before.email, after.email],
+    [CHANGE_LABELS.phone, before.phone, after.phone],
+    [CHANGE_LABELS.address, addressOf(before), addressOf(after)],
+    [CHANGE_LABELS.notes, before.notes, after.notes],
+    [CHANGE_LABELS.package, packageForPeople(before), packageForPeople(after)],
+    [CHANGE_LABELS.vehicle, vehicleForPeople(before), vehicleForPeople(after)],
+    [CHANGE_LABELS.when, appointmentText(before.date, before.time), appointmentText(after.date, after.time)],
+    [CHANGE_LABELS.resource, resourceName(before.resource_id), resourceName(after.resource_id)],
+    [CHANGE_LABELS.adjustment, adjustmentText(before), adjustmentText(after)],
+    [CHANGE_LABELS.total, formatNzd(before.total_cents), formatNzd(after.total_cents)],
+  ];
+  return pairs.filter(([, from, to]) => from !== to).map(([field, from, to]) => ({ field, from, to }));
+}
+
+/** The bounds a stored date already has: only a new date or time is held to the staff window. */
+const ANY_DATE = { min: '0000-01-01', max: '9999-12-31' };
+
+export async function editBooking(db: Kysely<Database>, request: EditRequest, options: { now: Date; mail: MailContext }): Promise<EditResult> {
+  const { edit } = request;
+  if (edit.priceAdjustmentCents !== undefined && edit.priceAdjustmentCents !== 0 && edit.priceAdjustmentReason === undefined) {
+    throw validationFailed([{ field: 'priceAdjustmentReason', message: STAFF_BOOKING_MESSAGES.adjustmentReasonRequired }]);
+  }
+  const run = async (trx: Kysely<Database>): Promise<EditResult> => {
+    const current = await findBooking(trx, request.id);
+    if (!current) throw notFound('No such booking');
+    if (current.version !== request.version) throw new StaleBookingError(current);
+
+    const before = inputOf(current);
+    const next = applyEdit(before, edit);
+    const moved = next.date !== before.date || next.time !== before.time;
+    const serviceChanged = next.service !== before.service || next.vehicleType !== before.vehicleType || next.coatingType !== before.coatingType;
+    const adjustment =
+      edit.priceAdjustmentCents === undefined
+        ? quoteOf(current).adjustment ?? null
+        : edit.priceAdjustmentCents === 0
+          ? null
+          : { cents: edit.priceAdjustmentCents, reason: (edit.priceAdjustmentReason ?? '').trim() };
+    const window = moved ? staffBookingWindow(options.now) : ANY_DATE;
+    const ruleErrors = validateBooking(next, window, { emailOptional: true });
+    const errors: FieldError[] = [...ruleErrors, ...staffStartErrors(next, window, ruleErrors), ...adjustmentErrors(adjustment)];
+    if (errors.length > 0) throw validationFailed(errors);
+
+    const resourceAsked = edit.resourceId !== undefined && edit.resourceId !== null && edit.resourceId !== current.resource_id;
+    const adjustmentChanged = (adjustment?.cents ?? 0) !== current.price_adjustment_cents || (adjustment?.reason ?? null) !== current.price_adjustment_reason;
+    if ((moved || serviceChanged || resourceAsked || adjustmentChanged) && current.status !== 'pending' && current.status !== 'confirmed') {
+      throw conflict(STAFF_BOOKING_MESSAGES.notPlaced, [{ field: 'status', message: STAFF_BOOKING_MESSAGES.notPlaced }]);
+    }
+
+    // The price: re-quoted from the catalogue when the choice changed, the discount kept at its percentage.
+    let listCents = current.list_price_cents;
+    let durationMinutes = bookedDuration(current);
+    if (serviceChanged) {
+      const list = listPriceCents(next.service, next.vehicleType, next.coatingType);
+      const duration = durationFor(next.service, next.vehicleType, next.coatingType);
+      if (list === undefined || duration === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
+      listCents = list;
+      durationMinutes = duration;
+    }
+    const discountCents = current.discount_percent !== null && current.discount_kind !== null ? percentOf(listCents, current.discount_percent) : 0;
+    const totalCents = listCents - discountCents + (adjustment?.cents ?? 0);
+    if (totalCents < 0) throw validationFailed([{ field: 'priceAdjustmentCents', message: STAFF_BOOKING_MESSAGES.totalNegative }]);
+
+    // The place: through the engine when the time, the van or bay, or the duration changed.
+    let placement: Placement | undefined;
+    if (moved || resourceAsked || durationMinutes !== bookedDuration(current)) {
+      const kind = kindOf(current.service_type);
+      await lockPlacement(trx, next.date, [kind]);
+      const job = { kind, date: next.date, time: next.time, durationMinutes, bookingId: current.id };
+      if (resourceAsked) placement = await placeJob(trx, { ...job, resourceId: edit.resourceId! });
+      else if (edit.resourceId === undefined && current.resource_id !== null) {
+        // Staying on its van or bay when it still fits there; otherwise wherever the engine finds room.
+        try {
+          placement = await placeJob(trx, { ...job, resourceId: current.resource_id });
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          placement = await placeJob(trx, job);
+        }
+      } else placement = await placeJob(trx, job);
+    }
+
+    const update: BookingUpdate = {
+      name: next.name,
+      email: next.email,
+      phone: next.phone,
+      house_number: next.houseNumber,
+      street_address: next.streetAddress,
+      suburb: next.suburb,
+      city: next.city,
+      postal_code: next.postalCode,
+      region: next.region,
+      landmark: next.landmark,
+      notes: next.notes,
+      service: next.service,
+      selected_vehicle_type: next.selectedVehicleType,
+      vehicle_type: next.vehicleType,
+      coating_type: next.coatingType,
+      date: next.date,
+      time: next.time,
+      list_price_cents: listCents,
+      discount_cents: discountCents,
+      total_cents: totalCents,
+      price_adjustment_cents: adjustment?.cents ?? 0,
+      price_adjustment_reason: adjustment?.reason ?? null,
+      ...placement,
+    };
+    const proposed: Booking = { ...current, ...(update as Partial<Booking>), version: current.version + 1 };
+    const resources = await listResources(trx);
+    const resourceName = (id: string | null) => (id === null ? '' : (resources.find((r) => r.id === id)?.name ?? id));
+    const changes = changesBetween(current, proposed, resourceName);
+    if (changes.length === 0) throw validationFailed([{ field: 'version', message: STAFF_BOOKING_MESSAGES.nothingToChange }]);
+    const customerChanges = changes.filter((c) => !STAFF_ONLY_CHANGES.includes(c.field));
+    const notify = (request.notifyCustomer ?? true) && proposed.email !== '' && customerChanges.length > 0;
+
+    if (request.dryRun) {
+      return { booking: { ...proposed, version: current.version }, history: await statusHistory(trx, current.id), changes, quote: quoteOf(proposed), customerNotified: notify, dryRun: true };
+    }
+
+    const updated = await trx
+      .updateTable('bookings')
+      .set((eb) => ({ ...update, version: eb('version', '+', 1) }))
+      .where('id', '=', current.id)
+      .where('version', '=', request.version)
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) throw new StaleBookingError((await findBooking(trx, current.id))!);
+    await insertStatusChange(trx, {
+      booking_id: current.id,
+      from_status: current.status,
+      to_status: current.status,
+      changed_by: request.by,
+      changes: JSON.stringify(changes),
+      ...(placement && (moved || placement.resource_id !== current.resource_id)
+        ? { from_date: current.date, from_time: current.time, to_date: updated.date, to_time: updated.time, from_resource_id: current.resource_id, to_resource_id: updated.resource_id }
+        : {}),
+    });
+    // The reminder is composed from the booking's facts: any change the customer would see queues it again.
+    const retimeReminder = customerChanges.length > 0 && (updated.status === 'pending' || updated.status === 'confirmed');
+    if (notify || retimeReminder) {
+      await queueBookingMail(trx, { type: 'changed', bookingId: updated.id, booking: updated, changes: customerChanges, notify, retimeReminder }, options.mail);
+    }
+    return { booking: updated, history: await statusHistory(trx, current.id), changes, quote: quoteOf(updated), customerNotified: notify, dryRun: false };
+  };
+  return db.transaction().execute(run);
+}

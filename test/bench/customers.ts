@@ -1,0 +1,202 @@
+/**
+ * `npm run bench` (fifth part): the dashboard's Customers view with 100,000 bookings, on the
+ * embedded database (PGlite, as the server runs by default) and on PostgreSQL (BENCH_DATABASE_URL,
+ * else a fresh database on TEST_DATABASE_URL's server; skipped when neither is set).
+ * - The database migrated and seeded with one `generate_series` INSERT: 100,000 bookings over 1,000
+ *   days (the past 635 and the 365 ahead) by 25,000 customers (4 bookings each, their e-mail
+ *   written in varying case and with stray spaces, one customer in twenty known only by phone), a
+ *   quarter of them completed, a tenth cancelled; the customers summary is filled by the database's
+ *   own triggers (migrations/018). Then the built server as a process of its own on it.
+ * - `GET /v1/customers` (the first page and pages further down, by their cursors), a search (a
+ *   common first name, part of an e-mail, a phone number by its digits, a booking reference) and one
+ *   customer's page (`GET /v1/customers/{id}`), one request at a time over a kept-alive
+ *   connection: p50, p95 and p99 against the target (p95 ≤ 10 ms each).
+ * Prints a markdown table.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { openDatabase } from '../../src/db/connect.ts';
+import { migrateToLatest } from '../../src/db/migrator.ts';
+import { BENCH_PASSWORD, serverDatabase, startBuiltServer, stop } from './processes.ts';
+
+const BOOKINGS = 100_000;
+const CUSTOMERS = 25_000;
+const PER_DAY = 100;
+const DAYS_BEHIND = 635;
+const SAMPLES = Number(process.env.BENCH_CUSTOMERS_SAMPLES ?? 1000);
+const WARMUP = 100;
+const TARGET_MS = 10;
+const FIRST_NAMES = ['Aroha', 'Ben', 'Cara', 'Daniel', 'Ella', 'Finn', 'Grace', 'Hemi'];
+const SURNAMES = ['Smith', 'Walker', 'Patel', 'Ngata', 'Brown', 'Wilson', 'Taylor', 'Lee', 'Martin', 'Clarke'];
+const DOMAINS = ['gmail.com', 'xtra.co.nz', 'outlook.com', 'icloud.com', 'example.co.nz'];
+/** Customer c's e-mail local part and phone digits, as the seed writes them. */
+const localOf = (c: number) => `${FIRST_NAMES[c % 8]!.toLowerCase()}.${SURNAMES[Math.floor(c / 8) % 10]!.toLowerCase()}${c}`;
+const phoneDigitsOf = (c: number) => `02${1 + (c % 9)}${String((c * 7919 + 13) % 10_000_000).padStart(7, '0')}`;
+
+/**
+ * Row i: customer c = i % 25,000 (so each customer's 4 bookings are 250 days apart), day i / 100,
+ * hour 7 + i % 14; customer c is "<first name> <surname>" (80 names shared by many, as in life),
+ * e-mail <first>.<surname><c>@<one of 5 domains> written four ways (as is, capitals, spaces around,
+ * a capital first letter), a mobile number of pseudo-random digits; customers with c % 20 = 19
+ * give no e-mail, only their phone.
+ */
+const INSERT = `
+WITH rows AS (
+  SELECT i, i % ${CUSTOMERS} AS c,
+    ((now() AT TIME ZONE 'Pacific/Auckland')::date - ${DAYS_BEHIND} + i / ${PER_DAY}) AS day,
+    7 + i % 14 AS hour,
+    lower((ARRAY['${FIRST_NAMES.join("','")}'])[1 + (i % ${CUSTOMERS}) % 8] || '.' || (ARRAY['${SURNAMES.join("','")}'])[1 + ((i % ${CUSTOMERS}) / 8) % 10]) || (i % ${CUSTOMERS}) AS local,
+    (ARRAY['${DOMAINS.join("','")}'])[1 + (i % ${CUSTOMERS}) % ${DOMAINS.length}] AS domain,
+    '02' || (1 + (i % ${CUSTOMERS}) % 9) || ' ' || lpad((((i % ${CUSTOMERS})::bigint * 7919 + 13) % 10000000)::text, 7, '0') AS phone
+  FROM generate_series(0, ${BOOKINGS - 1}) AS i
+)
+INSERT INTO bookings (
+  service, coating_type, vehicle_type, selected_vehicle_type, "date", "time", service_type,
+  house_number, street_address, suburb, city, postal_code, region, landmark, save_address,
+  name, email, phone, notes, reference, list_price_cents, discount_cents, total_cents,
+  status, starts_at, ends_at, buffer_minutes
+)
+SELECT
+  'Quick Clean', '', 'sm', 'sm', r.day, lpad(r.hour::text, 2, '0') || ':00', 'onsite',
+  '1', 'Queen Street', 'Auckland Central', 'Auckland', '1010', 'Auckland', '', false,
+  (ARRAY['${FIRST_NAMES.join("','")}'])[1 + r.c % 8] || ' ' || (ARRAY['${SURNAMES.join("','")}'])[1 + (r.c / 8) % 10],
+  CASE WHEN r.c % 20 = 19 THEN ''
+       WHEN r.i % 4 = 0 THEN r.local || '@' || r.domain
+       WHEN r.i % 4 = 1 THEN upper(r.local || '@' || r.domain)
+       WHEN r.i % 4 = 2 THEN '  ' || r.local || '@' || r.domain || ' '
+       ELSE initcap(r.local) || '@' || r.domain END,
+  r.phone, '',
+  (SELECT string_agg(substr('23456789ABCDEFGHJKMNPQRSTUVWXYZ', ((r.i / (31::bigint ^ d)::bigint) % 31)::int + 1, 1), '' ORDER BY d DESC) FROM generate_series(0, 7) AS d),
+  6900, 0, 6900,
+  CASE WHEN r.i % 10 = 9 THEN 'cancelled' WHEN r.day < (now() AT TIME ZONE 'Pacific/Auckland')::date AND r.i % 4 <> 3 THEN 'completed'
+       WHEN r.i % 3 = 0 THEN 'confirmed' ELSE 'pending' END,
+  (r.day + make_time(r.hour, 0, 0)) AT TIME ZONE 'Pacific/Auckland',
+  ((r.day + make_time(r.hour, 0, 0)) AT TIME ZONE 'Pacific/Auckland') + interval '60 minutes',
+  30
+FROM rows r`;
+
+async function seed(db: Kysely<any>): Promise<string> {
+  const writing = performance.now();
+  await sql.raw(INSERT).execute(db);
+  await sql`ANALYZE`.execute(db);
+  const { rows } = await sql<{ bookings: number; customers: number }>`
+    SELECT (SELECT count(*)::int FROM bookings) AS bookings, (SELECT count(*)::int FROM customers) AS customers`.execute(db);
+  const { bookings, customers } = rows[0]!;
+  if (bookings !== BOOKINGS || customers !== CUSTOMERS) throw new Error(`${bookings} bookings and ${customers} customers written, not ${BOOKINGS} and ${CUSTOMERS}`);
+  return `${bookings} bookings of ${customers} customers written in ${((performance.now() - writing) / 1000).toFixed(1)} s`;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+}
+
+async function measure(url: (i: number) => string, cookie: string): Promise<{ p50: number; p95: number; p99: number }> {
+  const latencies: number[] = [];
+  for (let i = 0; i < WARMUP + SAMPLES; i++) {
+    const started = performance.now();
+    const res = await fetch(url(i), { headers: { cookie } });
+    const body = await res.text();
+    const ms = performance.now() - started;
+    if (res.status !== 200) throw new Error(`${url(i)}: ${res.status} ${body}`);
+    if (i >= WARMUP) latencies.push(ms);
+  }
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99) };
+}
+
+/** Signs in, walks 50 pages to collect cursors and customer ids, then times each call. */
+async function run(label: string, base: string, rows: string[]): Promise<void> {
+  const login = await fetch(`${base}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: BENCH_PASSWORD }) });
+  if (login.status !== 204) throw new Error(`sign-in: ${login.status}`);
+  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  const cursors: string[] = [];
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 50; page++) {
+    const res = await fetch(`${base}/v1/customers?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { cookie } });
+    const body = (await res.json()) as { data: { id: string }[]; nextCursor: string | null };
+    ids.push(...body.data.map((c) => c.id));
+    cursor = body.nextCursor;
+    if (!cursor) break;
+    cursors.push(cursor);
+  }
+  const bookings = await fetch(`${base}/v1/bookings?limit=100`, { headers: { cookie } });
+  const references = ((await bookings.json()) as { data: { reference: string }[] }).data.map((b) => b.reference);
+  const searches = (i: number) => {
+    const c = (i * 7919) % CUSTOMERS;
+    switch (i % 4) {
+      case 0:
+        return FIRST_NAMES[i % FIRST_NAMES.length]!;
+      case 1:
+        return `${localOf(c)}@`;
+      case 2:
+        return phoneDigitsOf(c);
+      default:
+        return references[i % references.length]!.toLowerCase();
+    }
+  };
+  const runs = [
+    { name: 'GET /v1/customers, the first page and pages down to the 50th', url: (i: number) => `${base}/v1/customers${i % 2 ? `?cursor=${cursors[i % cursors.length]}` : ''}` },
+    { name: 'GET /v1/customers?q= (a first name, part of an e-mail, a phone by its digits, a reference)', url: (i: number) => `${base}/v1/customers?q=${encodeURIComponent(searches(i))}` },
+    { name: "GET /v1/customers/{id} (a customer's bookings and messages)", url: (i: number) => `${base}/v1/customers/${ids[(i * 31) % ids.length]}` },
+  ];
+  for (const r of runs) {
+    const { p50, p95, p99 } = await measure(r.url, cookie);
+    rows.push(`| ${r.name} | ${label} | ${p50.toFixed(2)} ms | ${p95.toFixed(2)} ms | ${p99.toFixed(2)} ms | ≤ ${TARGET_MS} ms | ${p95 <= TARGET_MS ? 'met' : '**missed**'} |`);
+    console.log(rows.at(-1));
+  }
+}
+
+const rows: string[] = [];
+
+// The embedded database: seeded in this process, then served by the built server on the same directory.
+const dataDir = await mkdtemp(path.join(tmpdir(), 'valet-bench-customers-'));
+try {
+  const handle = await openDatabase({ databaseUrl: undefined, dataDir, poolMax: 1, connectTimeoutMs: 10_000 }, console);
+  try {
+    await migrateToLatest(handle.db);
+    console.log(`PGlite: ${await seed(handle.db)}`);
+  } finally {
+    await handle.close();
+  }
+  const server = await startBuiltServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  try {
+    await run('PGlite', server.base, rows);
+  } finally {
+    await stop(server.child);
+  }
+} finally {
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+const database = await serverDatabase();
+if (!database) {
+  rows.push(`| GET /v1/customers… | PostgreSQL | not run: set BENCH_DATABASE_URL or TEST_DATABASE_URL | | | | |`);
+} else {
+  try {
+    // Seeded through a pool of its own: the server's pool stops any statement after 15 s.
+    const handle = { db: new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 1 }) }) }) };
+    try {
+      await migrateToLatest(handle.db);
+      console.log(`PostgreSQL: ${await seed(handle.db)}`);
+      const server = await startBuiltServer({ DATABASE_URL: database.url, LOG_LEVEL: 'warn', DB_POOL_MAX: '10' });
+      try {
+        await run('PostgreSQL', server.base, rows);
+      } finally {
+        await stop(server.child);
+      }
+    } finally {
+      await handle.db.destroy();
+    }
+  } finally {
+    await database.drop();
+  }
+}
+
+console.log(`\nCustomers with ${BOOKINGS.toLocaleString('en')} bookings (${CUSTOMERS.toLocaleString('en')} customers), the built server, one request at a time (${SAMPLES} each, after ${WARMUP} to warm up)\n`);
+console.log('| request | database | p50 | p95 | p99 | target (p95) | |');
+console.log('|---|---|---:|---:|---:|---:|---|');
+for (const row of rows) console.log(row);
