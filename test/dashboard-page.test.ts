@@ -19,7 +19,8 @@ t.test('session mode', async (t) => {
     t.same(state(res.body), { mode: 'session', signedIn: false, staffName: null, signInError: null, schedule: SCHEDULE_SHAPE });
     t.notMatch(res.body, /class="contact-widget"/, 'no customer contact widget over the staff page');
     t.notMatch(res.body, /id="newsletter-title"/, 'no newsletter box on the staff page');
-    t.match(res.body, /class="site-footer"/, 'the footer is still there');
+    t.notMatch(res.body, /class="site-footer"/, 'no marketing footer: the staff frame (issue 21)');
+    t.match(res.body, /class="staff-header"/, 'the staff bar instead');
   });
 
   t.test('a wrong password re-renders the form with the message; the right one signs in and redirects', async (t) => {
