@@ -9,28 +9,23 @@ import { fold } from './invitation.ts';
 
 type Bodies = Pick<OutboxEmail, 'text_body' | 'html_body' | 'ics'>;
 
-/**
- * An iCalendar text with `change` applied to its unfolded content lines, folded again: a slot
- * may have been folded across two lines, and the token is not as long as the slot.
- */
-function inContentLines(ics: string, change: (line: string) => string): string {
-  const lines = ics.replace(/\r\n[ \t]/g, '').split('\r\n');
-  return lines.map((line) => (line === '' ? line : fold(change(line)))).join('\r\n');
-}
+/** An iCalendar text's content lines joined back (RFC 5545 §3.1): a slot may have been folded across two. */
+const unfold = (ics: string) => ics.replace(/\r\n[ \t]/g, '');
 
+/** The e-mail with `change` applied to its text, its HTML and, unfolded and folded again (the token is not as long as the slot), its invitation. */
 function mapBodies<T extends Bodies>(email: T, change: (text: string) => string): T {
+  const ics = email.ics === null ? null : unfold(email.ics);
   return {
     ...email,
     text_body: change(email.text_body),
     html_body: change(email.html_body),
-    ics: email.ics === null ? null : hasManageSlots(email.ics.replace(/\r\n[ \t]/g, '')) ? inContentLines(email.ics, change) : email.ics,
+    ics: ics === null || !hasManageSlots(ics) ? email.ics : ics.split('\r\n').map((line) => (line === '' ? line : fold(change(line)))).join('\r\n'),
   };
 }
 
 /** The e-mail as it is sent: each slot holds its booking's live token. */
 export async function withLiveManageLinks<T extends Bodies>(db: Kysely<Database>, email: T, readKey?: ManageKeyReader): Promise<T> {
-  const unfoldedIcs = email.ics?.replace(/\r\n[ \t]/g, '') ?? null;
-  const ids = slotBookingIds(email.text_body, email.html_body, unfoldedIcs);
+  const ids = slotBookingIds(email.text_body, email.html_body, email.ics === null ? null : unfold(email.ics));
   if (ids.length === 0) return email;
   const tokens = await liveTokens(db, ids, readKey);
   return mapBodies(email, (text) => fillManageSlots(text, (id) => tokens.get(id)));
