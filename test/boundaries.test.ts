@@ -44,11 +44,14 @@ function importsOf(file: string, source: string): Import[] {
   }
   for (const match of source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)) found.push({ specifier: match[1]!, target: resolve(file, match[1]!), typeOnly: false });
   for (const match of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ specifier: match[1]!, target: resolve(file, match[1]!), typeOnly: false });
-  for (const match of source.matchAll(/import\.meta\.glob(?:<[^>]*>)?\(\s*['"]([^'"]+)['"]/g)) {
-    const pattern = resolve(file, match[1]!)!;
-    const name = new RegExp(`^${path.basename(pattern).replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`);
-    for (const entry of readdirSync(path.dirname(pattern)).filter((entry) => name.test(entry))) {
-      found.push({ specifier: match[1]!, target: path.join(path.dirname(pattern), entry), typeOnly: false });
+  // A glob of one pattern or of an array of them.
+  for (const match of source.matchAll(/import\.meta\.glob(?:<[^>]*>)?\(\s*(\[[^\]]*\]|['"][^'"]+['"])/g)) {
+    for (const [, specifier] of match[1]!.matchAll(/['"]([^'"]+)['"]/g)) {
+      const pattern = resolve(file, specifier!)!;
+      const name = new RegExp(`^${path.basename(pattern).replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`);
+      for (const entry of readdirSync(path.dirname(pattern)).filter((entry) => name.test(entry))) {
+        found.push({ specifier: specifier!, target: path.join(path.dirname(pattern), entry), typeOnly: false });
+      }
     }
   }
   return found;
@@ -59,7 +62,7 @@ const inside = (file: string, dir: string) => !path.relative(path.join(ROOT_DIR,
 const readImports = (file: string) => importsOf(file, readFileSync(file, 'utf8'));
 
 t.test('the scanner sees every kind of import', async (t) => {
-  const file = path.join(ROOT_DIR, 'client/components/dashboard/Example.tsx');
+  const file = path.join(ROOT_DIR, 'client/staff/components/Example.tsx');
   const found = importsOf(
     file,
     [
@@ -78,8 +81,8 @@ t.test('the scanner sees every kind of import', async (t) => {
       ['src/api/schemas.ts', true],
       ['src/domain/catalogue.ts', false],
       [null, false],
-      ['client/components/dashboard/Example.css', false],
-      ['client/components/dashboard/lazy.tsx', false],
+      ['client/staff/components/Example.css', false],
+      ['client/staff/components/lazy.tsx', false],
     ],
   );
 });
@@ -130,7 +133,7 @@ t.test('the browser bundle never reaches the database, services, routes or serve
     }
   };
   visit(path.join(ROOT_DIR, 'client/entry-client.tsx'), 'the entry');
-  for (const file of ['client/pages/BookingPage.tsx', 'client/pages/DashboardPage.tsx', 'client/lib/toaster.tsx', 'src/domain/booking-rules.ts', 'src/api/schemas.ts']) {
+  for (const file of ['client/pages/BookingPage.tsx', 'client/staff/pages/DashboardPage.tsx', 'client/lib/toaster.tsx', 'src/domain/booking-rules.ts', 'src/api/schemas.ts']) {
     t.ok(reached.has(path.join(ROOT_DIR, file)), `the walk reaches ${file}`);
   }
   t.same(wrong, []);

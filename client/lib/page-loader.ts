@@ -12,10 +12,11 @@ type PageChunk = {
   prepare?(state: unknown): Promise<void>;
 };
 
-const chunks = import.meta.glob<PageChunk>('../pages/*Page.tsx');
+// Public pages in pages/, the staff's in staff/pages/.
+const chunks = import.meta.glob<PageChunk>(['../pages/*Page.tsx', '../staff/pages/*Page.tsx']);
 
 export async function loadPage(module: PageModule, state: unknown): Promise<ComponentType<PageProps<never>>> {
-  const load = chunks[`../pages/${module}.tsx`];
+  const load = chunks[`../pages/${module}.tsx`] ?? chunks[`../staff/pages/${module}.tsx`];
   if (!load) throw new Error(`No chunk for page ${module}`);
   const chunk = await load();
   await chunk.prepare?.(state);

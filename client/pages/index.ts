@@ -7,7 +7,7 @@ import * as laterStepsModule from '../components/booking/later-steps.ts';
 import AboutPage from './AboutPage.tsx';
 import BookingPage from './BookingPage.tsx';
 import ContactPage from './ContactPage.tsx';
-import DashboardPage from './DashboardPage.tsx';
+import DashboardPage from '../staff/pages/DashboardPage.tsx';
 import FindBookingPage from './FindBookingPage.tsx';
 import HomePage from './HomePage.tsx';
 import LegalPage from './LegalPage.tsx';

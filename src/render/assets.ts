@@ -15,7 +15,7 @@ export interface PageAssets {
 export interface ClientAssets {
   script: string;
   styles: string[];
-  /** By page module name (client/pages/{name}.tsx). */
+  /** By page module name (client/pages/{name}.tsx, or client/staff/pages/ for the staff's). */
   pages: Record<string, PageAssets>;
 }
 
@@ -28,7 +28,7 @@ interface ManifestChunk {
 }
 
 const ENTRY = 'entry-client.tsx';
-const PAGE_CHUNK = /^pages\/(\w+Page)\.tsx$/;
+const PAGE_CHUNK = /^(?:staff\/)?pages\/(\w+Page)\.tsx$/;
 
 export function loadClientAssets(clientDir: string): ClientAssets {
   const manifestPath = path.join(clientDir, '.vite', 'manifest.json');

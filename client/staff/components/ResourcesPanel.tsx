@@ -5,8 +5,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import type { FieldError } from '#domain/messages.ts';
-import { SelectField, TextField, errorFor } from '../Field.tsx';
-import { ApiError, staffApi, type BookingDto, type ResourceDto } from '../../lib/staff-api.ts';
+import { SelectField, TextField, errorFor } from '../../components/Field.tsx';
+import { ApiError, staffApi, type BookingDto, type ResourceDto } from '../lib/staff-api.ts';
 import { ActionResult, type ActionOutcome } from './ActionResult.tsx';
 
 const KINDS: Record<string, string> = { onsite: 'On-site van', dropoff: 'Drop-off bay' };

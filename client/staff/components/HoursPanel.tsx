@@ -4,7 +4,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Weekday } from '#domain/schedule.ts';
-import { staffApi, type WeekHoursDto, type WorkingHoursDto } from '../../lib/staff-api.ts';
+import { staffApi, type WeekHoursDto, type WorkingHoursDto } from '../lib/staff-api.ts';
 import { ActionResult, type ActionOutcome } from './ActionResult.tsx';
 
 const KINDS = [

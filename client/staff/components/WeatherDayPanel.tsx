@@ -7,8 +7,8 @@
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { WEATHER_ANSWER_LABELS, WEATHER_MOVE_DAYS, type WeatherServiceType } from '#domain/weather-day.ts';
-import { ApiError, staffApi, type BookingDto, type ResourceDto } from '../../lib/staff-api.ts';
-import { weatherApi, type WeatherDaysListDto } from '../../lib/weather-api.ts';
+import { ApiError, staffApi, type BookingDto, type ResourceDto } from '../lib/staff-api.ts';
+import { weatherApi, type WeatherDaysListDto } from '../lib/weather-api.ts';
 import { dateTime, longDate } from './format.ts';
 import { MoveDialog } from './MoveDialog.tsx';
 import './StatusBadge.css';

@@ -1,6 +1,6 @@
 /** The status changes allowed from a booking's current status, as buttons. */
 import { actionsFrom } from '#domain/booking-status.ts';
-import type { BookingDto } from '../../lib/staff-api.ts';
+import type { BookingDto } from '../lib/staff-api.ts';
 
 export function StatusActions({ booking, busy, onChange }: { booking: BookingDto; busy: boolean; onChange(booking: BookingDto, status: string): void }) {
   return (

@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { CustomerDetailsDto, CustomerDto, CustomerPageDto, VisitDto } from '#api/customer-schemas.ts';
 import { formatNzd } from '#domain/pricing.ts';
-import { ApiError } from '../../lib/staff-api.ts';
+import { ApiError } from '../lib/staff-api.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 import { cardDate, dateTime } from './format.ts';
 import './CustomersView.css';

@@ -5,8 +5,8 @@
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { adjustmentLabel, discountLabel, formatNzd } from '#domain/pricing.ts';
-import type { BookingDto, StatusChangeDto } from '../../lib/staff-api.ts';
-import { Icon } from '../Icon.tsx';
+import type { BookingDto, StatusChangeDto } from '../lib/staff-api.ts';
+import { Icon } from '../../components/Icon.tsx';
 import { BookingEmails } from './BookingEmails.tsx';
 import BookingNotes from './BookingNotes.tsx';
 import { Fact } from './Fact.tsx';

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { PAYMENT_METHOD_LABELS, PAYMENT_METHODS, type PaymentMethod } from '#domain/completion.ts';
 import { formatNzd } from '#domain/pricing.ts';
-import { ApiError, call } from '../../lib/staff-api.ts';
+import { ApiError, call } from '../lib/staff-api.ts';
 import './TakingsPanel.css';
 
 interface TakingsJob {

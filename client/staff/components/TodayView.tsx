@@ -6,7 +6,7 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { telHref } from '#domain/business.ts';
-import { ApiError, call, staffApi, type BookingDto, type ScheduleDayDto, type StatusChangeDto } from '../../lib/staff-api.ts';
+import { ApiError, call, staffApi, type BookingDto, type ScheduleDayDto, type StatusChangeDto } from '../lib/staff-api.ts';
 import { longDate } from './format.ts';
 import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './TodayView.css';

@@ -1,5 +1,5 @@
 /** An e-mail's outbox status as a badge, with the last error of a failed or unsent one. */
-import type { OutboxEmailDto } from '../../lib/staff-api.ts';
+import type { OutboxEmailDto } from '../lib/staff-api.ts';
 import './StatusBadge.css';
 import './EmailStatus.css';
 

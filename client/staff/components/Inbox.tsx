@@ -1,7 +1,7 @@
 /** Messages from the contact form, newest first, marked read or unread. */
 import { useEffect, useState } from 'react';
 import { mailtoHref, telHref } from '../../lib/contact-links.ts';
-import { ApiError, staffApi, type ContactMessageDto } from '../../lib/staff-api.ts';
+import { ApiError, staffApi, type ContactMessageDto } from '../lib/staff-api.ts';
 import { dateTime } from './format.ts';
 import './Inbox.css';
 

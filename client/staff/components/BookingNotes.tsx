@@ -6,7 +6,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { BookingNoteDto } from '#api/schemas.ts';
 import { NOTE_MAX_LENGTH, NOTE_MESSAGES, noteErrors } from '#domain/booking-notes.ts';
-import { ApiError, call } from '../../lib/staff-api.ts';
+import { ApiError, call } from '../lib/staff-api.ts';
 import { dateTime } from './format.ts';
 import './BookingNotes.css';
 

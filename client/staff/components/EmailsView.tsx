@@ -5,7 +5,7 @@
  * opened, like the Schedule view.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, staffApi, type OutboxEmailDetailDto, type OutboxEmailDto } from '../../lib/staff-api.ts';
+import { ApiError, staffApi, type OutboxEmailDetailDto, type OutboxEmailDto } from '../lib/staff-api.ts';
 import { EmailStatus } from './EmailStatus.tsx';
 import { dateTime } from './format.ts';
 import './EmailsView.css';

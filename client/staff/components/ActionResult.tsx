@@ -3,7 +3,7 @@
  * error style), and the bookings it lists (jobs now outside the hours, jobs holding a van).
  */
 import { BookingLine } from './BookingLine.tsx';
-import type { BookingDto } from '../../lib/staff-api.ts';
+import type { BookingDto } from '../lib/staff-api.ts';
 
 export interface ActionOutcome {
   text: string;

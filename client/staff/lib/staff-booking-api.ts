@@ -6,7 +6,7 @@ import type { DayAvailability } from '#domain/availability.ts';
 import type { Quote } from '#domain/pricing.ts';
 import type { BookingChangeDto, BookingDto, ResourceDto, StatusChangeDto } from '#api/schemas.ts';
 import { ApiError, call } from './staff-api.ts';
-import { jobParams, type JobChoice } from './availability-api.ts';
+import { jobParams, type JobChoice } from '../../lib/availability-api.ts';
 
 export type { BookingChangeDto };
 

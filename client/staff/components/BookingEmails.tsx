@@ -1,6 +1,6 @@
 /** The e-mails of one booking, in its details modal: what the customer and staff were sent, and whether it went. */
 import { useEffect, useState } from 'react';
-import { staffApi, type OutboxEmailDto } from '../../lib/staff-api.ts';
+import { staffApi, type OutboxEmailDto } from '../lib/staff-api.ts';
 import { EmailStatus } from './EmailStatus.tsx';
 import { dateTime } from './format.ts';
 

@@ -5,9 +5,9 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { FieldError } from '#domain/messages.ts';
-import { SelectField, TextField, errorFor } from '../Field.tsx';
-import { ApiError, staffApi, type BookingDto, type ResourceDto } from '../../lib/staff-api.ts';
-import { Icon } from '../Icon.tsx';
+import { SelectField, TextField, errorFor } from '../../components/Field.tsx';
+import { ApiError, staffApi, type BookingDto, type ResourceDto } from '../lib/staff-api.ts';
+import { Icon } from '../../components/Icon.tsx';
 import { longDate } from './format.ts';
 import './BookingModal.css';
 

@@ -1,6 +1,6 @@
 /** A booking in the list: service, status, reference, customer, when, for on-site service where, and the total. */
 import { formatNzd } from '#domain/pricing.ts';
-import type { BookingDto } from '../../lib/staff-api.ts';
+import type { BookingDto } from '../lib/staff-api.ts';
 import { Fact } from './Fact.tsx';
 import { cardDate } from './format.ts';
 import { StatusActions } from './StatusActions.tsx';

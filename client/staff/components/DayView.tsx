@@ -6,7 +6,7 @@
  * tab is first opened, like the Schedule view, so the dashboard's first bundle stays in its budget.
  */
 import { lazy, Suspense, useCallback, useEffect, useState, type CSSProperties } from 'react';
-import { ApiError, staffApi, type BookingDto, type ClosureDto, type ResourceDto, type ScheduleDayDto, type ScheduleWeekDto } from '../../lib/staff-api.ts';
+import { ApiError, staffApi, type BookingDto, type ClosureDto, type ResourceDto, type ScheduleDayDto, type ScheduleWeekDto } from '../lib/staff-api.ts';
 import { cardDate, longDate } from './format.ts';
 import { MoveDialog } from './MoveDialog.tsx';
 import { StatusBadge } from './StatusBadge.tsx';

@@ -1,5 +1,5 @@
 /** One booking as a line of a schedule: time, what, who, where, status. */
-import type { BookingDto } from '../../lib/staff-api.ts';
+import type { BookingDto } from '../lib/staff-api.ts';
 import { cardDate } from './format.ts';
 import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './BookingLine.css';

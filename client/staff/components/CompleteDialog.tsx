@@ -6,8 +6,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { COMPLETION_MESSAGES, PAYMENT_METHOD_LABELS, PAYMENT_METHODS, type PaymentMethod, type Receipt } from '#domain/completion.ts';
 import { formatNzd } from '#domain/pricing.ts';
-import { ApiError, call, type BookingDto } from '../../lib/staff-api.ts';
-import { Icon } from '../Icon.tsx';
+import { ApiError, call, type BookingDto } from '../lib/staff-api.ts';
+import { Icon } from '../../components/Icon.tsx';
 import './BookingModal.css';
 
 export interface CompleteDialogProps {

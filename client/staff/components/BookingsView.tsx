@@ -5,9 +5,9 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { BOOKING_STATUSES } from '#domain/booking-status.ts';
-import { ApiError, CONFIRMATION_FILTERS, filterQuery, staffApi, type BookingDto, type BookingFilters, type StatusChangeDto } from '../../lib/staff-api.ts';
+import { ApiError, CONFIRMATION_FILTERS, filterQuery, staffApi, type BookingDto, type BookingFilters, type StatusChangeDto } from '../lib/staff-api.ts';
 import { BookingCard } from './BookingCard.tsx';
-import '../Field.css';
+import '../../components/Field.css';
 import './BookingsView.css';
 
 // Loaded when a booking is first opened: the dashboard's eagerly loaded bundle stays within its budget.

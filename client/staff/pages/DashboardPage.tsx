@@ -5,23 +5,23 @@
  * by the server in both.
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { BookingsView } from '../components/dashboard/BookingsView.tsx';
+import { BookingsView } from '../components/BookingsView.tsx';
 import { staffApi, type BookingDto } from '../lib/staff-api.ts';
-import type { PageProps } from '../page-props.ts';
-import type { DashboardState } from '../page-state.ts';
-import '../components/Field.css';
+import type { PageProps } from '../../page-props.ts';
+import type { DashboardState } from '../../page-state.ts';
+import '../../components/Field.css';
 import './DashboardPage.css';
 
 // Loaded when the tab is first opened: the dashboard's own bundle stays within its budget.
-const ScheduleView = lazy(() => import('../components/dashboard/ScheduleView.tsx'));
-const EmailsView = lazy(() => import('../components/dashboard/EmailsView.tsx'));
-const CustomersView = lazy(() => import('../components/dashboard/CustomersView.tsx'));
-const StaffBookingForm = lazy(() => import('../components/dashboard/StaffBookingForm.tsx'));
-const DayView = lazy(() => import('../components/dashboard/DayView.tsx'));
-const TodayView = lazy(() => import('../components/dashboard/TodayView.tsx'));
-const TakingsPanel = lazy(() => import('../components/dashboard/TakingsPanel.tsx'));
-const CompleteDialog = lazy(() => import('../components/dashboard/CompleteDialog.tsx'));
-const Inbox = lazy(() => import('../components/dashboard/Inbox.tsx').then((module) => ({ default: module.Inbox })));
+const ScheduleView = lazy(() => import('../components/ScheduleView.tsx'));
+const EmailsView = lazy(() => import('../components/EmailsView.tsx'));
+const CustomersView = lazy(() => import('../components/CustomersView.tsx'));
+const StaffBookingForm = lazy(() => import('../components/StaffBookingForm.tsx'));
+const DayView = lazy(() => import('../components/DayView.tsx'));
+const TodayView = lazy(() => import('../components/TodayView.tsx'));
+const TakingsPanel = lazy(() => import('../components/TakingsPanel.tsx'));
+const CompleteDialog = lazy(() => import('../components/CompleteDialog.tsx'));
+const Inbox = lazy(() => import('../components/Inbox.tsx').then((module) => ({ default: module.Inbox })));
 
 export const WRONG_PASSWORD_ALERT = 'Incorrect password! Redirecting...';
 

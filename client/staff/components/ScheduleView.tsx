@@ -9,8 +9,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { FieldError } from '#domain/messages.ts';
 import type { ScheduleShape, Weekday } from '#domain/schedule.ts';
-import { SelectField, TextField, errorFor } from '../Field.tsx';
-import { ApiError, staffApi, type BookingDto, type ClosureDto, type ClosureListItem, type ResourceDto } from '../../lib/staff-api.ts';
+import { SelectField, TextField, errorFor } from '../../components/Field.tsx';
+import { ApiError, staffApi, type BookingDto, type ClosureDto, type ClosureListItem, type ResourceDto } from '../lib/staff-api.ts';
 import { BookingLine } from './BookingLine.tsx';
 import { HoursPanel } from './HoursPanel.tsx';
 import { ResourcesPanel } from './ResourcesPanel.tsx';

@@ -11,10 +11,10 @@ import { isCeramic, REGIONS, SERVICE_TYPES } from '#domain/booking-rules.ts';
 import { COATING_LABELS, COATING_TYPES, PACKAGE_NAMES, VEHICLE_LABELS, VEHICLE_TYPES, type CoatingType, type VehicleType } from '#domain/catalogue.ts';
 import type { FieldError } from '#domain/messages.ts';
 import { adjustmentLabel, discountLabel, formatNzd, withAdjustment, type Quote } from '#domain/pricing.ts';
-import { SelectField, TextAreaField, TextField, errorFor } from '../Field.tsx';
-import { Icon } from '../Icon.tsx';
-import { ApiError, type BookingDto, type ResourceDto } from '../../lib/staff-api.ts';
-import { staffBookingApi } from '../../lib/staff-booking-api.ts';
+import { SelectField, TextAreaField, TextField, errorFor } from '../../components/Field.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { ApiError, type BookingDto, type ResourceDto } from '../lib/staff-api.ts';
+import { staffBookingApi } from '../lib/staff-booking-api.ts';
 import './BookingModal.css';
 import './StaffBooking.css';
 
