@@ -28,6 +28,7 @@ export const validationFailed = (errors: FieldError[]) =>
 export const unauthorized = (message = 'Please sign in to continue') =>
   new AppError(401, 'UNAUTHORIZED', message);
 
+export const forbidden = (message = 'Only the owner can do this') => new AppError(403, 'FORBIDDEN', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'NOT_FOUND', message);
 
 export const conflict = (message: string, errors: FieldError[] = []) =>

@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { checkSession, endSession, passwordFingerprint, resolveAdminPassword, startSession, verifyPassword } from '../../services/auth.service.ts';
 import { deviceKey, issueDeviceToken, verifyDeviceToken } from '../../services/device-cookie.ts';
-import { unauthorized } from '../../errors.ts';
+import { forbidden, unauthorized } from '../../errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,11 +28,25 @@ declare module 'fastify' {
       isSignedIn(request: FastifyRequest): Promise<boolean>;
     };
     requireStaff(request: FastifyRequest): Promise<void>;
+    /**
+     * For owner-only actions (accounts, a customer's export, correction and erasure), after
+     * requireStaff: 403 unless the signed-in member is the owner.
+     */
+    requireOwner(request: FastifyRequest): Promise<void>;
   }
   interface FastifyRequest {
     /** The signed-in staff member, set by requireStaff on the staff route tree. */
-    staff: { name: string } | null;
+    staff: SignedInStaff | null;
   }
+}
+
+export type StaffRole = 'owner' | 'staff';
+
+export interface SignedInStaff {
+  name: string;
+  /** The staff account, or null for the owner signed in with the configured password. */
+  memberId: string | null;
+  role: StaffRole;
 }
 
 /**
@@ -157,7 +171,10 @@ export default fp(
       app.database.assertReady();
       const session = await sessionOf(request);
       if (!session) throw unauthorized();
-      request.staff = { name: session.staff_name };
+      request.staff = { name: session.staff_name, memberId: null, role: 'owner' };
+    });
+    app.decorate('requireOwner', async (request: FastifyRequest) => {
+      if (request.staff?.role !== 'owner') throw forbidden();
     });
   },
   { name: 'auth', dependencies: ['config', 'database', 'rate-limit', 'cookie'] },
