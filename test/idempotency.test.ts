@@ -56,6 +56,32 @@ forEachBackend(t, async (t, backend) => {
     t.same(later.json(), first, 'a later retry gets the same answer');
   });
 
+  t.test('retries waiting for an answer in progress hold no database connection: they wait in the process, not on the key\'s lock', async (t) => {
+    const request = { scope: 'test-flight', key: randomUUID(), payload: { n: 1 } };
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let produced = 0;
+    const answers = Array.from({ length: 12 }, () =>
+      answerOnce(app.db, request, async () => {
+        produced += 1;
+        await gate;
+        return { status: 201, body: { produced } };
+      }),
+    );
+    // The first is inside its transaction, holding the key's lock; nobody else is queued on it.
+    while (produced === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    // (The embedded database has one connection, which the first holds: nothing else can ask.)
+    if (backend === 'postgres') {
+      const waiting = await sql<{ n: string }>`SELECT count(*)::text AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(app.db);
+      t.equal(waiting.rows[0]!.n, '0', 'no transaction waits on the key');
+    }
+    release();
+    const settled = await Promise.all(answers);
+    t.equal(produced, 1, 'produced once');
+    t.same(new Set(settled.map((a) => JSON.stringify(a.body))), new Set(['{"produced":1}']));
+    t.equal(settled.filter((a) => a.replayed).length, 11, 'the others are replays');
+  });
+
   t.test('the body is compared by content: key order does not matter, any change does (422)', async (t) => {
     const key = randomUUID();
     const payload = bookingPayload({ name: 'Reordered Keys', time: '11:00' });

@@ -63,6 +63,39 @@ export async function answerOnce<T>(
 ): Promise<IdempotentAnswer<T>> {
   const { scope, key } = request;
   if (key === undefined) return { ...(await produce(db)), replayed: false };
+  // A request whose key is being answered in this process right now waits here for that answer,
+  // not for a database connection: twenty simultaneous retries would otherwise each hold a pooled
+  // connection while they wait on the key's lock, and those behind them could time out waiting
+  // for the pool (503). Once the first has settled they are answered from the stored row (or, if
+  // it failed, processed afresh) as below. Across instances the key's lock still serialises them.
+  const flightKey = `${scope}\u0000${key}`;
+  const inFlight = IN_FLIGHT.get(flightKey);
+  if (inFlight) {
+    await inFlight;
+    return answerOnce(db, request, produce);
+  }
+  const flight = answerInTransaction(db, { ...request, key }, produce);
+  const settled = flight.then(
+    () => undefined,
+    () => undefined,
+  );
+  IN_FLIGHT.set(flightKey, settled);
+  try {
+    return await flight;
+  } finally {
+    if (IN_FLIGHT.get(flightKey) === settled) IN_FLIGHT.delete(flightKey);
+  }
+}
+
+/** The keys this process is answering now, each with a promise that settles when it has. */
+const IN_FLIGHT = new Map<string, Promise<void>>();
+
+async function answerInTransaction<T>(
+  db: Kysely<Database>,
+  request: IdempotentRequest & { key: string },
+  produce: (trx: Kysely<Database>) => Promise<Answer<T>>,
+): Promise<IdempotentAnswer<T>> {
+  const { scope, key } = request;
   const fingerprint = fingerprintOf(request.payload);
   return db.transaction().execute(async (trx) => {
     await lockIdempotencyKey(trx, scope, key);
