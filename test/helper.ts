@@ -11,6 +11,7 @@ import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { testNow } from './support/payloads.ts';
 import { pgliteSnapshot } from './support/pglite-snapshot.ts';
+import { migratedTemplate } from './support/server-template.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
 export type Backend = 'pglite' | 'postgres';
@@ -59,13 +60,17 @@ export interface TestAppOptions {
   onRoute?: (route: import('fastify').RouteOptions) => void;
 }
 
-/** A database of its own on the PostgreSQL server, dropped when the test ends. */
-export async function createServerDatabase(t: Test): Promise<string> {
+/**
+ * A database of its own on the PostgreSQL server, dropped when the test ends: empty, or with
+ * `migrated`, a copy of the migrated template (test/support/server-template.ts), as a test app's is.
+ */
+export async function createServerDatabase(t: Test, options: { migrated?: boolean } = {}): Promise<string> {
   if (!serverUrl) throw new Error('No PostgreSQL server configured (TEST_DATABASE_URL)');
   const name = `test_${randomBytes(6).toString('hex')}`;
+  const template = options.migrated ? ` TEMPLATE ${await migratedTemplate(serverUrl)}` : '';
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template}`);
   await admin.end();
   t.teardown(async () => {
     const client = new pg.Client({ connectionString: serverUrl });
@@ -115,6 +120,12 @@ export async function testConfig(t: Test, options: TestAppOptions = {}): Promise
     ONLINE_NEW_BOOKINGS_PER_HOUR: '0',
     // The bot checks of the no-JavaScript forms are tested on their own (test/abuse-limits.test.ts).
     FORM_MIN_SECONDS: '0',
+    // How long a request waits for one of the pool's connections before answering 503. The tests
+    // that fire dozens of requests at once (scheduling-concurrency, idempotency) queue them on the
+    // pool, and on a busy 2-core machine the queue outlasted the production 2 s: a 503 that says
+    // nothing of the races they check. The outage tests set their own (and test/operations.test.ts
+    // checks the fail-fast answer).
+    DB_CONNECT_TIMEOUT_MS: '30000',
     ...options.env,
   };
   // The staff password as a ready-made hash at OWASP's minimum cost, unless the test chose one:
@@ -123,7 +134,7 @@ export async function testConfig(t: Test, options: TestAppOptions = {}): Promise
   if (!('ADMIN_PASSWORD' in env) && !('ADMIN_PASSWORD_HASH' in env)) env.ADMIN_PASSWORD_HASH = await testPasswordHash();
   // A test that names no backend runs on the first one, unless it chose a data directory of its own.
   const backend = options.backend ?? (options.env?.DATA_DIR ? 'pglite' : chosenBackends[0]);
-  if (backend === 'postgres' && !env.DATABASE_URL) env.DATABASE_URL = await createServerDatabase(t);
+  if (backend === 'postgres' && !env.DATABASE_URL) env.DATABASE_URL = await createServerDatabase(t, { migrated: true });
   return loadConfig(env);
 }
 

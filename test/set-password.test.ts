@@ -1,9 +1,26 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { buildTestApp } from './helper.ts';
+
+/** Kills a process and every process below it (Linux: /proc lists each one's children). */
+function killTree(pid: number): void {
+  let children: string[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter((id) => /^[1-9][0-9]*$/.test(id));
+  } catch {
+    // Already gone.
+  }
+  for (const child of children) killTree(Number(child));
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
 
 /**
  * Runs `npm run set-password`'s script in a real terminal (util-linux `script` gives it a pty),
@@ -27,7 +44,9 @@ function runSetPassword(dataDir: string, answers: string[]): Promise<{ output: s
       }
     });
     // Generous: on a busy machine tsx, the embedded database's first start and argon2 take a while.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    // The whole tree: `script` runs node in a session of its own, and killing `script` alone left
+    // that node process running, holding DATA_DIR's lock against the next step.
+    const timer = setTimeout(() => killTree(child.pid!), 90_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
