@@ -51,6 +51,10 @@ export interface DashboardState {
   mode: 'session' | 'prompt';
   signedIn: boolean;
   staffName: string | null;
+  /** The signed-in member's role (issue 22): only the owner sees the Staff view; null when signed out. */
+  staffRole?: 'owner' | 'staff' | null;
+  /** The e-mail address a refused sign-in form sent, kept in the form. */
+  signInEmail?: string;
   /** After a failed sign-in form post. */
   signInError: string | null;
   /** The times, weekdays and limits of the Schedule view. */
@@ -125,4 +129,15 @@ export interface FindBookingState {
   formError: string | null;
   /** Set after a request made without JavaScript (POST, redirect, GET ?sent=1): the answer is shown. */
   sent: boolean;
+}
+
+/** The invitation page (/dashboard/invitation/{token}, issue 22): a new member of staff sets their password. */
+export interface InvitationState {
+  /** 'open': the form; 'gone': used, expired or withdrawn; 'done': the password is set. */
+  status: 'open' | 'gone' | 'done';
+  name: string;
+  email: string;
+  /** The token, for the form's own address. */
+  token: string;
+  errors: FieldError[];
 }

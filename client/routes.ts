@@ -6,6 +6,7 @@ import type { BusinessInfo } from '#domain/business.ts';
 import { PACKAGES } from '#domain/catalogue.ts';
 import { SERVICE_DETAILS } from '#domain/content.ts';
 import { FIND_BOOKING_PATH } from '#domain/site-paths.ts';
+import { INVITATION_PAGE_PATH } from '#domain/staff-members.ts';
 import { NOT_FOUND_PATH } from './page-props.ts';
 
 /**
@@ -33,6 +34,7 @@ export type PageModule =
   | 'ManagePage'
   | 'ReceiptPage'
   | 'FindBookingPage'
+  | 'InvitationPage'
   | 'NotFoundPage';
 
 export interface PageDefinition {
@@ -76,6 +78,8 @@ export const PAGES: readonly PageDefinition[] = [
   page('/terms', 'LegalPage', 'Terms of Service', 'Terms of Service', 'Our booking, cancellation, payment and pricing terms.', 'legal'),
   page('/sitemap', 'SitemapPage', 'Sitemap', 'Sitemap', 'Every page of our website in one list.', 'legal'),
   { ...page('/dashboard', 'DashboardPage', 'Dashboard', 'Booking Dashboard', 'Staff bookings dashboard.', 'none'), index: false },
+  // A new member of staff's invitation, at /dashboard/invitation/{token}: never indexed, never listed.
+  { ...page(INVITATION_PAGE_PATH, 'InvitationPage', 'Staff invitation', 'Set Your Password', 'Set the password of your staff sign-in.', 'none'), index: false },
   // Each booking's own page, at /booking/manage/{token}: never indexed, never listed.
   // A form, not content: listed on /sitemap for people, kept out of search engines.
   { ...page(FIND_BOOKING_PATH, 'FindBookingPage', 'Find my booking', 'Find My Booking', 'Lost the e-mail with your booking? Enter your e-mail address and we will send you the links to your upcoming bookings.'), index: false },

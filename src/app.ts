@@ -2,13 +2,13 @@
  * Builds the whole application from a validated configuration. Tests build it with a test
  * configuration and use `inject`; only src/server.ts listens.
  */
-import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { AppError, databaseUnavailable, invalidData, isConnectionError, isDataException, isOverlapViolation, placeTaken, type ErrorBody } from './errors.ts';
 import { logDestination, loggerOptions } from './logger.ts';
+import { DirectPages, requestIdOf } from './direct-pages.ts';
 import { toFieldErrors, validatorCompiler } from './validation.ts';
 import { securityHeaders } from './security-headers.ts';
 import configPlugin from './plugins/app/config.ts';
@@ -24,13 +24,12 @@ import authPlugin from './plugins/app/auth.ts';
 import formGuardPlugin from './plugins/app/form-guard.ts';
 import idempotencyPurgePlugin from './plugins/app/idempotency-purge.ts';
 import confirmationLapsePlugin from './plugins/app/confirmation-lapse.ts';
+import retentionPlugin from './plugins/app/retention.ts';
 import renderPlugin from './plugins/app/render.ts';
 import mailerPlugin from './plugins/app/mailer.ts';
 import healthRoutes from './routes/health.ts';
 import v1Routes from './routes/v1/index.ts';
 import pageRoutes from './routes/pages/index.ts';
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Longest request target (path and query) accepted; 414 above it. */
 export const MAX_URL_LENGTH = 4096;
@@ -57,7 +56,11 @@ export interface BuildOptions {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const ownDestination = options.logStream || config.logLevel === 'silent' ? undefined : logDestination();
   const logStream = options.logStream ?? ownDestination;
+  const headers = securityHeaders(config);
+  // Pages that are the same for everyone are answered before Fastify, once cached (issue 24).
+  const directPages = new DirectPages({ securityHeaders: headers });
   const app = Fastify({
+    serverFactory: directPages.serverFactory(),
     logger: { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
     // Fastify's two lines per request are replaced by one access line (src/plugins/app/access-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
@@ -72,10 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     // genReqId reads the header itself, so that a malformed id from outside is replaced.
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
     // Route parameters are ids; a longer one is a 404 without further work.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 100 },
     return503OnClosing: true,
@@ -86,7 +86,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
-  const headers = securityHeaders(config);
+  app.decorate('directPages', directPages);
+  // Closing: every request goes through Fastify, which answers 503.
+  app.addHook('preClose', (done) => {
+    directPages.close();
+    done();
+  });
   // A callback hook, not an async one: it runs on every request, pages included. It is the first
   // hook, so even the errors of later ones carry the security headers.
   app.addHook('onRequest', (request, reply, done) => {
@@ -159,6 +164,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(formGuardPlugin);
   await app.register(idempotencyPurgePlugin);
   await app.register(confirmationLapsePlugin);
+  await app.register(retentionPlugin);
   await app.register(mailerPlugin);
   await app.register(renderPlugin);
 

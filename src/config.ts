@@ -99,6 +99,10 @@ export const EnvSchema = Type.Object({
   REVIEW_DELAY_HOURS: Type.Union([Type.Integer({ minimum: 0, maximum: 720 })], { default: 2 }),
   /** The longest range of the takings summary in days; 0 turns the limit off. */
   TAKINGS_MAX_DAYS: Type.Union([Type.Integer({ minimum: 0 })], { default: 366 }),
+  /** Personal details of bookings finished, and of contact messages received, longer ago than this are erased; 0 keeps them. */
+  RETENTION_MONTHS: Type.Union([Type.Integer({ minimum: 0, maximum: 1200 })], { default: 24 }),
+  /** Sent e-mails' bodies (text, HTML, invitation) are emptied this many days after sending; 0 keeps them. */
+  RETENTION_EMAIL_BODY_DAYS: Type.Union([Type.Integer({ minimum: 0, maximum: 36_500 })], { default: 90 }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -175,6 +179,18 @@ export interface Config {
   completion: CompletionConfig;
   /** TAKINGS_MAX_DAYS: the longest takings range; 0: no limit. */
   takingsMaxDays: number;
+  /**
+   * Privacy Act principle 9 (issue 22): RETENTION_MONTHS (0: kept) and RETENTION_EMAIL_BODY_DAYS
+   * (0: kept), applied by the retention job (src/plugins/app/retention.ts).
+   */
+  retention: RetentionConfig;
+}
+
+export interface RetentionConfig {
+  /** Bookings finished and contact messages received this many months ago lose their personal details. */
+  months: number;
+  /** Sent e-mails' bodies are emptied this many days after they were sent. */
+  emailBodyDays: number;
 }
 
 export interface CompletionConfig {
@@ -318,5 +334,6 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     findBooking: { perAddressPerDay: env.FIND_BOOKING_PER_ADDRESS_PER_DAY, answerMs: env.FIND_BOOKING_ANSWER_MS },
     completion: { gstNumber: env.GST_NUMBER, reviewUrl: env.REVIEW_URL, reviewDelayHours: env.REVIEW_DELAY_HOURS },
     takingsMaxDays: env.TAKINGS_MAX_DAYS,
+    retention: { months: env.RETENTION_MONTHS, emailBodyDays: env.RETENTION_EMAIL_BODY_DAYS },
   };
 }

@@ -46,7 +46,7 @@ const ROUTE_PARAM = /:([A-Za-z0-9_]+)/g;
  */
 export function withoutSecrets(url: string): string {
   const decoded = url.replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  const masked = decoded.replace(/(\/booking\/+(?:manage|receipt)\/+)[^/?#]+/gi, '$1[token]');
+  const masked = decoded.replace(/(\/(?:booking\/+(?:manage|receipt)|dashboard\/+invitation)\/+)[^/?#]+/gi, '$1[token]');
   return masked === decoded ? url : masked;
 }
 

@@ -1,5 +1,6 @@
 /** What a staff password and its hash must be to be accepted. */
 import { createRequire } from 'node:module';
+import { MIN_PASSWORD_LENGTH } from './domain/staff-members.ts';
 
 /** OWASP's minimum argon2id settings: any one of these memory/iteration pairs or stronger. */
 const OWASP_MINIMUMS: ReadonlyArray<[memoryKiB: number, iterations: number]> = [
@@ -19,7 +20,7 @@ export function meetsOwaspMinimum(hash: string): boolean {
   return OWASP_MINIMUMS.some(([m, t]) => memory >= m && iterations >= t);
 }
 
-export const MIN_PASSWORD_LENGTH = 12;
+export { MIN_PASSWORD_LENGTH };
 
 let common: Set<string> | undefined;
 

@@ -6,7 +6,7 @@
  */
 import t, { type Test } from 'tap';
 import { MANAGE_MESSAGES, moveLimitExplanation } from '../src/domain/manage-rules.ts';
-import { manageLinkFor } from '../src/services/manage-link.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { buildTestApp, forEachBackend, login, type Backend } from './helper.ts';
 import { inDays, originalClientPayload } from './support/payloads.ts';
 

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { inDays, originalClientPayload, testNow } from './support/payloads.ts';
 import { actionsFrom, BOOKING_STATUSES, canChangeStatus, isLateCancellation, STATUS_ACTIONS, statusRefusal } from '../src/domain/booking-status.ts';
-import { manageLinkFor } from '../src/services/manage-link.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { mailEnv } from './support/mail.ts';
 import { startSmtp } from './support/smtp.ts';
 

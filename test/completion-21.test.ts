@@ -9,7 +9,7 @@ import t from 'tap';
 import { gstOfCents } from '../src/domain/money.ts';
 import { formatNzd } from '../src/domain/pricing.ts';
 import { todayInAuckland } from '../src/domain/booking-dates.ts';
-import { manageLinkFor } from '../src/services/manage-link.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { forEachBackend } from './helper.ts';
 import { inDays, testNow } from './support/payloads.ts';
 import { outbox } from './support/mail.ts';

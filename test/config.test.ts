@@ -71,3 +71,12 @@ t.test('an admin hash weaker than OWASP minimum is refused', async (t) => {
   const strong = '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHQ$aGFzaGhhc2hoYXNo';
   t.equal(loadConfig({ ADMIN_PASSWORD_HASH: strong }).adminPasswordHash, strong);
 });
+
+t.test('retention: two years and ninety days unless told, 0 keeps, bad values refused', async (t) => {
+  t.same(loadConfig({}).retention, { months: 24, emailBodyDays: 90 });
+  t.same(loadConfig({ RETENTION_MONTHS: '0', RETENTION_EMAIL_BODY_DAYS: '0' }).retention, { months: 0, emailBodyDays: 0 }, '0 turns each off');
+  t.same(loadConfig({ RETENTION_MONTHS: '84', RETENTION_EMAIL_BODY_DAYS: '30' }).retention, { months: 84, emailBodyDays: 30 });
+  t.throws(() => loadConfig({ RETENTION_MONTHS: '-1' }), /RETENTION_MONTHS/);
+  t.throws(() => loadConfig({ RETENTION_MONTHS: 'two years' }), /RETENTION_MONTHS/);
+  t.throws(() => loadConfig({ RETENTION_EMAIL_BODY_DAYS: 'ninety' }), /RETENTION_EMAIL_BODY_DAYS/);
+});

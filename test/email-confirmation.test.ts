@@ -8,7 +8,7 @@
 import t from 'tap';
 import { CONFIRM_BOOKING_LABEL, MANAGE_MESSAGES } from '../src/domain/manage-rules.ts';
 import { LAPSE_ACTOR } from '../src/db/email-confirmation.repository.ts';
-import { manageLinkFor } from '../src/services/manage-link.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { inDays, originalClientPayload, testNow } from './support/payloads.ts';
 

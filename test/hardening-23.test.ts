@@ -7,7 +7,7 @@ import { MESSAGES } from '../src/domain/messages.ts';
 import { EMAIL_PATTERN } from '../src/domain/text-rules.ts';
 import { clientKey } from '../src/plugins/external/rate-limit.ts';
 import { loggedPath, withoutSecrets } from '../src/logger.ts';
-import { manageLinkFor } from '../src/services/manage-link.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { validateContact } from '../src/domain/contact-rules.ts';
 import { validateDetailsStep } from '../src/domain/booking-rules.ts';
 import { buildTestApp, forEachBackend, TEST_ADMIN_PASSWORD } from './helper.ts';

@@ -8,8 +8,9 @@
 import t from 'tap';
 import { HtmlValidate, type Message } from 'html-validate';
 import { MANAGE_PAGE_PATH, PAGES, RECEIPT_PAGE_PATH } from '../client/routes.ts';
+import { INVITATION_PAGE_PATH } from '../src/domain/staff-members.ts';
 import { recordCompletion } from '../src/services/completion-record.ts';
-import { manageLinkFor } from '../src/services/manage-link.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { weekdayOf } from '../src/domain/availability.ts';
 import { buildTestApp } from './helper.ts';
 import { inDays, originalClientPayload } from './support/payloads.ts';
@@ -59,7 +60,9 @@ t.test('every public page and the manage page pass html-validate:standard', asyn
   };
 
   // Every page of the page table (what /sitemap and sitemap.xml list), the manage page apart.
-  for (const page of PAGES) if (page.path !== MANAGE_PAGE_PATH && page.path !== RECEIPT_PAGE_PATH) await get(page.path);
+  // (The pages at a token's address apart: the manage and receipt pages below, a staff invitation here, as a used link shows it.)
+  for (const page of PAGES) if (page.path !== MANAGE_PAGE_PATH && page.path !== RECEIPT_PAGE_PATH && page.path !== INVITATION_PAGE_PATH) await get(page.path);
+  await get(`${INVITATION_PAGE_PATH}/${'A'.repeat(43)}`, 410);
   const sitemap = (await app.inject('/sitemap')).body;
   for (const [, path] of sitemap.matchAll(/<a [^>]*href="(\/[^"#?]*)"/g)) {
     if (!pages.some((p) => p.name === `GET ${path}`)) await get(path!);

@@ -16,7 +16,7 @@ import { DEFAULT_BUSINESS } from '../src/domain/business.ts';
 import { whereForPeople } from '../src/mail/booking-facts.ts';
 import { bookingInvitation, fold, mailtoUri, parameterValue } from '../src/mail/invitation.ts';
 import type { MailContext } from '../src/mail/mail-context.ts';
-import { manageLinkFor } from '../src/services/manage-link.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { bookingRow, inDays, originalClientPayload } from './support/payloads.ts';
 

@@ -74,6 +74,7 @@ const booking = {
   on_the_way_at: null,
   arriving_at: null,
   started_at: null,
+  erased_at: null,
 } satisfies Booking;
 
 t.test('dates are written for people in Auckland, on ordinary and daylight-saving days', async (t) => {

@@ -11,7 +11,7 @@ import { weekdayOf } from '../src/domain/availability.ts';
 import { aucklandInstant, slotStartsAt } from '../src/domain/booking-dates.ts';
 import { MANAGE_MESSAGES } from '../src/domain/manage-rules.ts';
 import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
-import { manageLinkFor } from '../src/services/manage-link.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { bookingRow, inDays, originalClientPayload, testNow } from './support/payloads.ts';
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -6,7 +7,7 @@ import { CLIENT_DIST_DIR } from '../src/paths.ts';
 import { PACKAGES } from '../src/domain/catalogue.ts';
 import { SERVICE_DETAILS } from '../src/domain/content.ts';
 import { NOT_FOUND_PAGE, PAGES, type PageDefinition } from '../client/routes.ts';
-import { manageLinkFor } from '../src/services/manage-link.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { recordCompletion } from '../src/services/completion-record.ts';
 import { originalClientPayload } from './support/payloads.ts';
 import { buildTestApp } from './helper.ts';
@@ -79,7 +80,7 @@ t.test('pages', async (t) => {
       '/pricing': ['Vehicle type', 'Small Car', 'Medium Car', 'SUV/Van', 'Most Popular', '1 Year Protection', '3 Year Protection', 'per service', 'href="/booking?package=quick-clean"', 'Frequently Asked Questions', 'How long does a service take?', 'Book an Appointment', 'name="faq"'],
       '/contact': ['Contact Us', 'Visit Us', 'Call Us', 'Email Us', 'Business Hours', 'Monday - Saturday: 7:00 AM - 9:00 PM', 'Send us a Message', '09 555 0199', '<iframe', 'Ready to Transform Your Vehicle?', 'name="message"'],
       '/booking': ['Back to Home', 'Select Service', 'Choose Date &amp; Time', 'Your Details', 'Step <!-- -->1<!-- --> of 3', 'Select Your Service Package', 'Starting from', 'Continue to Booking', 'Monday - Sunday: 6:30 am - 8:30 pm'],
-      '/privacy-policy': ['Privacy Policy', 'Last updated: May 2024', 'do not sell', 'href="/booking"', 'href="/contact"', 'Back to Home'],
+      '/privacy-policy': ['Privacy Policy', 'Last updated: November 2026', 'do not sell', 'Two years (24 months)', 'correction', '90 days', 'href="/booking"', 'href="/contact"', 'Back to Home'],
       '/terms': ['Terms of Service', 'Last updated: May 2024', '24 hours', 'No-shows', 'cash, bank transfer', 'weather'],
       '/testimonials': ['What our customers say', 'Sarah M.', 'Michael L.'],
       '/sitemap': ['Main pages', 'href="/pricing"', 'href="/services/ceramic-coating"', 'href="/terms"'],
@@ -247,16 +248,32 @@ t.test('pages', async (t) => {
     });
     const receipt = new URL((await manageLinkFor(app.db, done.json().id, 'https://valet.example.nz'))!).pathname.replace('/booking/manage/', '/booking/receipt/');
     const urlOf = (page: PageDefinition) =>
-      page.module === 'NotFoundPage' ? '/no-such-page' : page.module === 'ManagePage' ? managed : page.module === 'ReceiptPage' ? receipt : page.path;
+      page.module === 'NotFoundPage'
+        ? '/no-such-page'
+        : page.module === 'ManagePage'
+          ? managed
+          : page.module === 'ReceiptPage'
+            ? receipt
+            : page.module === 'InvitationPage'
+              ? `${page.path}/${'A'.repeat(43)}`
+              : page.path;
     const firstPath = new Map([...PAGES, NOT_FOUND_PAGE].map((page) => [page.module, urlOf(page)]));
     for (const [module, url] of firstPath) {
       const html = (await app.inject(url)).body;
       const head = /<head>([\s\S]*?)<\/head>/.exec(html)![1]!;
-      const links = [...head.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((match) => match[1]);
+      const links = [...head.matchAll(/<link rel="stylesheet" href="([^"]+)" disabled>/g)].map((match) => match[1]);
+      t.notMatch(head, /<link rel="stylesheet" href="[^"]+">/, `${url}: no stylesheet blocks the first paint`);
+      // Issue 24: their text is inlined, in that order, in the page's one style block, which the
+      // answer's Content-Security-Policy allows by its hash.
+      const block = /<style>([^<]*)<\/style>/.exec(head)![1]!;
+      const expected = links.map((href) => readFileSync(path.join(CLIENT_DIST_DIR, href!), 'utf8').trim()).join('\n');
+      t.equal(block, expected, `${url}: the stylesheets' text inlined`);
+      const policy = String((await app.inject(url)).headers['content-security-policy']);
+      t.match(policy, `'sha256-${createHash('sha256').update(block).digest('base64')}'`, `${url}: the style block is allowed by its hash`);
       // A page's lazy parts (the wizard's later steps, the dashboard's Schedule view) can be rendered
       // by the server too, so their stylesheets come with the page, after its own.
       const seen = new Set(['entry-client.tsx']);
-      const pageKey = `pages/${module}.tsx`;
+      const pageKey = manifest[`pages/${module}.tsx`] ? `pages/${module}.tsx` : `staff/pages/${module}.tsx`;
       const pageCss = [...cssOf(pageKey, seen), ...(manifest[pageKey]!.dynamicImports ?? []).flatMap((lazy) => cssOf(lazy, seen))];
       t.ok(pageCss.length > 0, `${module} has stylesheets of its own or of the components it uses`);
       t.same(links, [...entryCss, ...new Set(pageCss)], `${url}: the entry's stylesheet, then every one of ${module}'s chunks, imported ones first, then its lazy parts'`);
@@ -266,7 +283,7 @@ t.test('pages', async (t) => {
   t.test('bundle files are served with immutable caching; favicon, touch icons and manifest exist', async (t) => {
     const html = (await app.inject('/')).body;
     const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!;
-    const style = /<link rel="stylesheet" href="([^"]+)"/.exec(html)![1]!;
+    const style = /<link rel="stylesheet" href="([^"]+)" disabled>/.exec(html)![1]!;
     for (const asset of [script, style]) {
       const res = await app.inject(asset);
       t.equal(res.statusCode, 200, asset);

@@ -5,7 +5,7 @@ import { renderDocument, serializeData } from '../src/render/document.ts';
 const assets = {
   script: '/assets/entry-client-abc.js',
   styles: ['/assets/entry-client-abc.css'],
-  pages: { HomePage: { scripts: ['/assets/HomePage-def.js'], styles: [] } },
+  pages: { HomePage: { scripts: ['/assets/HomePage-def.js'], styles: ['/assets/home.css'], css: '.hero{color:red}', cssHash: "'sha256-x'" } },
 };
 
 t.test('hydration data cannot close its script tag and round-trips', async (t) => {
@@ -28,7 +28,10 @@ t.test('the document has the head a page needs', async (t) => {
   t.match(html, /<title>Auckland Valet Co\. \| Mobile Car Valeting &amp; Detailing in Auckland<\/title>/);
   t.match(html, /<meta name="description" content="[^"]*Auckland[^"]*">/);
   t.match(html, /<link rel="canonical" href="https:\/\/valet\.example\.nz\/">/);
-  t.match(html, /<link rel="stylesheet" href="\/assets\/entry-client-abc\.css">/);
+  // The page's stylesheets inlined in one block, before anything else it loads (issue 24); the
+  // files only named, by links the browser does not fetch.
+  t.match(html, /<style>\.hero\{color:red\}<\/style><link rel="stylesheet" href="\/assets\/entry-client-abc\.css" disabled><link rel="stylesheet" href="\/assets\/home\.css" disabled><link rel="modulepreload"/);
+  t.notMatch(html, /<link rel="stylesheet" href="[^"]*">/, 'no stylesheet that blocks the first paint');
   t.match(html, /<script type="module" src="\/assets\/entry-client-abc\.js"><\/script>/);
   t.match(html, /<meta name="viewport" content="width=device-width, initial-scale=1">/);
 });

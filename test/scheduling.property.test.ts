@@ -29,7 +29,7 @@ import { CERAMIC_SIZES, COATING_TYPES, PACKAGES, VEHICLE_TYPES, durationFor } fr
 import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { WEEKDAYS } from '../src/domain/schedule.ts';
 import { moveByCustomer } from '../src/services/manage-booking.service.ts';
-import { deriveManageLink, manageKey } from '../src/services/manage-link.ts';
+import { deriveManageLink, manageKey } from '../src/db/manage-link.repository.ts';
 import { ResourceHoldsJobsError, RESOURCE_MESSAGES, changeResource, setTravelBufferMinutes, setWorkingHours } from '../src/services/resources.service.ts';
 import { PlacementRefusedError, RESOURCE_BUSY_MESSAGE } from '../src/services/scheduling.service.ts';
 import { REOPEN_MESSAGES } from '../src/services/staff-bookings.service.ts';

@@ -235,6 +235,59 @@ forEachBackend(t, async (t, backend) => {
     t.equal(adjusted.json().quote.totalCents, quiet.json().booking.quote.totalCents - 1000);
   });
 
+  t.test('on-site and drop-off: an edit places the job again on a bay or a van through the engine; on-site needs the address', async (t) => {
+    const bays = (await app.inject({ url: '/v1/resources', headers: { cookie } })).json().data.filter((r: { kind: string; active: boolean }) => r.kind === 'dropoff' && r.active) as { id: string }[];
+    t.ok(bays.length > 0, 'the test app has bays');
+    const made = await create(phoneBooking({ email: 'where@example.co.nz', date: inDays(13), time: '10:00', phone: '021 555 0013', landmark: 'Blue gate' }));
+    t.equal(made.statusCode, 201, made.body);
+    const onsite = made.json().booking;
+    t.ok(vans.some((v) => v.id === onsite.resourceId), 'first on a van');
+
+    const toBay = await edit(onsite._id, { version: onsite.version, serviceType: 'dropoff' });
+    t.equal(toBay.statusCode, 200, toBay.body);
+    const dropoff = toBay.json().booking;
+    t.match(dropoff, { serviceType: 'dropoff', houseNumber: '', streetAddress: '', suburb: '', landmark: '', version: onsite.version + 1 });
+    t.ok(bays.some((b) => b.id === dropoff.resourceId), 'placed on a bay');
+    t.equal(dropoff.bufferMinutes, 0, 'a bay has no travel buffer');
+    t.match(toBay.json().changes, [
+      { field: 'Where', from: 'On-site (we come to you)', to: 'Drop-off (at our service centre)' },
+      { field: 'Address', to: '' },
+      { field: 'Van or bay' },
+    ]);
+    const row = await app.db.selectFrom('bookings').selectAll().where('id', '=', onsite._id).executeTakeFirstOrThrow();
+    t.match(row, { service_type: 'dropoff', resource_id: dropoff.resourceId, house_number: '', save_address: false });
+    const told = (await outbox(onsite._id)).filter((m) => m.kind === 'booking-changed');
+    t.equal(told.length, 1, 'the customer is told');
+    t.match(told[0]!.text_body, /Where: On-site \(we come to you\) → Drop-off \(at our service centre\)/);
+
+    const noAddress = await edit(onsite._id, { version: dropoff.version, serviceType: 'onsite' });
+    t.equal(noAddress.statusCode, 400, 'on-site without an address');
+    t.same(
+      noAddress.json().errors.map((e: { field: string }) => e.field),
+      ['houseNumber', 'streetAddress', 'suburb', 'city', 'postalCode', 'region'],
+    );
+    const address = { houseNumber: '12', streetAddress: 'Queen Street', suburb: 'Auckland Central', city: 'Auckland', postalCode: '1010', region: 'Auckland' };
+    const back = await edit(onsite._id, { version: dropoff.version, serviceType: 'onsite', ...address });
+    t.equal(back.statusCode, 200, back.body);
+    t.match(back.json().booking, { serviceType: 'onsite', ...address });
+    t.ok(vans.some((v) => v.id === back.json().booking.resourceId), 'on a van again');
+    t.ok(back.json().booking.bufferMinutes > 0, 'with the travel buffer');
+
+    // Every bay taken at that time: the engine refuses, and nothing is written.
+    for (const [i, bay] of bays.entries()) {
+      const taken = await create(phoneBooking({ serviceType: 'dropoff', date: inDays(13), time: '10:00', resourceId: bay.id, phone: `021 555 014${i}`, houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '' }));
+      t.equal(taken.statusCode, 201, taken.body);
+    }
+    const version = back.json().booking.version;
+    const full = await edit(onsite._id, { version, serviceType: 'dropoff' });
+    t.equal(full.statusCode, 409, full.body);
+    t.match(full.json(), { message: String, errors: Array });
+    t.match(await app.db.selectFrom('bookings').selectAll().where('id', '=', onsite._id).executeTakeFirstOrThrow(), { service_type: 'onsite', version, house_number: '12' });
+    const bad = await edit(onsite._id, { version, serviceType: 'courier' });
+    t.equal(bad.statusCode, 400, bad.body);
+    t.same(bad.json().errors.map((e: { field: string }) => e.field), ['serviceType']);
+  });
+
   t.test('an edit of a booking without an e-mail queues nothing', async (t) => {
     const made = (await create(phoneBooking({ date: inDays(11), phone: '021 555 0011' }))).json().booking;
     const res = await edit(made._id, { version: made.version, time: '12:00' });

@@ -7,7 +7,7 @@ import t from 'tap';
 import fc from 'fast-check';
 import { PAYMENT_METHODS, type PaymentMethod } from '../src/domain/completion.ts';
 import { todayInAuckland } from '../src/domain/booking-dates.ts';
-import { manageLinkFor } from '../src/services/manage-link.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { forEachBackend } from './helper.ts';
 import { inDays, testNow } from './support/payloads.ts';
 import { outbox } from './support/mail.ts';

@@ -10,7 +10,7 @@ import t from 'tap';
 import { slotStartsAt } from '../src/domain/booking-dates.ts';
 import { MANAGE_MESSAGES } from '../src/domain/manage-rules.ts';
 import { WEATHER_MESSAGES, WEATHER_MOVE_DAYS } from '../src/domain/weather-day.ts';
-import { manageLinkFor } from '../src/services/manage-link.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { buildTestApp, forEachBackend, TEST_ADMIN_PASSWORD } from './helper.ts';
 import { inDays, nextWeekday, originalClientPayload, testNow } from './support/payloads.ts';
 

@@ -12,11 +12,14 @@ type PageChunk = {
   prepare?(state: unknown): Promise<void>;
 };
 
-// Public pages in pages/, the staff's in staff/pages/.
-const chunks = import.meta.glob<PageChunk>(['../pages/*Page.tsx', '../staff/pages/*Page.tsx']);
+// Public pages in pages/, the staff's in staff/pages/, by file name (short keys: this table is on every page).
+const chunks = {
+  ...import.meta.glob<PageChunk>('./*Page.tsx', { base: '../pages' }),
+  ...import.meta.glob<PageChunk>('./*Page.tsx', { base: '../staff/pages' }),
+};
 
 export async function loadPage(module: PageModule, state: unknown): Promise<ComponentType<PageProps<never>>> {
-  const load = chunks[`../pages/${module}.tsx`] ?? chunks[`../staff/pages/${module}.tsx`];
+  const load = chunks[`./${module}.tsx`];
   if (!load) throw new Error(`No chunk for page ${module}`);
   const chunk = await load();
   await chunk.prepare?.(state);

@@ -13,6 +13,7 @@ import { weatherMoveText } from '#domain/weather-day.ts';
 import { errorFor } from '../components/field-errors.ts';
 import type { PageProps } from '../page-props.ts';
 import type { ManagedBooking, ManageMove, ManageState } from '../page-state.ts';
+import { Fact, FactList } from '../components/FactList.tsx';
 import './ManagePage.css';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -29,22 +30,13 @@ const HEADINGS: Record<ManageState['view'], string> = {
   'confirm-move': 'Move your booking?',
 };
 
-function Fact({ label, value, className }: { label: string; value: string; className?: string }) {
-  return (
-    <div className={className}>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
-  );
-}
-
 function BookingFacts({ booking }: { booking: ManagedBooking }) {
   const { quote } = booking;
   const where = `${booking.where.kind === 'dropoff' ? 'Drop-off at our service centre' : 'At your address'}: ${booking.where.lines.join(', ')}`;
   return (
-    <dl className="manage-facts">
+    <FactList className="manage-facts">
       <Fact label="Reference" value={booking.reference} />
-      <Fact label="Status" value={STATUS_TEXT[booking.status] ?? booking.status} className={`manage-status-${booking.status}`} />
+      <Fact label="Status" value={STATUS_TEXT[booking.status] ?? booking.status} alert={booking.status === 'cancelled'} />
       <Fact label="Package" value={booking.service} />
       <Fact label="Vehicle" value={booking.vehicle} />
       <Fact label="When" value={booking.when} />
@@ -52,8 +44,8 @@ function BookingFacts({ booking }: { booking: ManagedBooking }) {
       <Fact label="List price" value={formatNzd(quote.listPriceCents)} />
       {quote.discount && <Fact label={discountLabel(quote.discount)} value={`−${formatNzd(quote.discountCents)}`} />}
       {quote.adjustment && <Fact label={adjustmentLabel(quote.adjustment)} value={formatNzd(quote.adjustment.cents)} />}
-      <Fact label="Total (pay on completion)" value={formatNzd(quote.totalCents)} className="manage-total" />
-    </dl>
+      <Fact label="Total (pay on completion)" value={formatNzd(quote.totalCents)} total />
+    </FactList>
   );
 }
 

@@ -17,7 +17,7 @@ import {
   durationText,
   type ServicePackage,
 } from '#domain/catalogue.ts';
-import { FAQ } from '#domain/content.ts';
+import { FAQ } from '#domain/faq.ts';
 import { CallToAction } from '../components/CallToAction.tsx';
 import { Section } from '../components/blocks.tsx';
 import { CheckList } from '../components/CheckList.tsx';

@@ -8,16 +8,8 @@ import type { ReceiptState } from '#domain/completion.ts';
 import { PAYMENT_METHOD_LABELS } from '#domain/completion.ts';
 import { formatNzd } from '#domain/pricing.ts';
 import type { PageProps } from '../page-props.ts';
+import { Fact, FactList } from '../components/FactList.tsx';
 import './ReceiptPage.css';
-
-function Row({ label, value, className }: { label: string; value: string; className?: string }) {
-  return (
-    <div className={className}>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
-  );
-}
 
 export default function ReceiptPage({ state }: PageProps<ReceiptState>) {
   const { receipt } = state;
@@ -30,20 +22,20 @@ export default function ReceiptPage({ state }: PageProps<ReceiptState>) {
     <section className="section receipt" aria-labelledby="receipt-title">
       <div className="container narrow">
         <h1 id="receipt-title">{taxInvoice ? `Tax invoice ${receipt.invoiceNumber}` : 'Receipt'}</h1>
-        <dl className="receipt-facts">
-          {taxInvoice && <Row label="Invoice number" value={String(receipt.invoiceNumber)} />}
-          <Row label="Date" value={receipt.dateText} />
-          <Row label="From" value={`${receipt.business.name}, ${receipt.business.address}`} />
-          {receipt.business.gstNumber && <Row label="GST number" value={receipt.business.gstNumber} />}
-          <Row label="To" value={receipt.customer.name} />
-          <Row label="Booking reference" value={receipt.reference} />
-          <Row label="Description" value={receipt.description} />
-          {changed && <Row label="Quoted" value={formatNzd(receipt.quotedCents)} />}
-          {changed && <Row label="Change" value={receipt.reason ?? ''} />}
-          <Row label={taxInvoice ? 'Total (including GST)' : 'Total'} value={formatNzd(receipt.amountCents)} className="receipt-total" />
-          {receipt.gstCents !== null && <Row label="GST included" value={formatNzd(receipt.gstCents)} />}
-          <Row label="Payment" value={payment} className={receipt.paid ? undefined : 'receipt-unpaid'} />
-        </dl>
+        <FactList className="receipt-facts">
+          {taxInvoice && <Fact label="Invoice number" value={String(receipt.invoiceNumber)} />}
+          <Fact label="Date" value={receipt.dateText} />
+          <Fact label="From" value={`${receipt.business.name}, ${receipt.business.address}`} />
+          {receipt.business.gstNumber && <Fact label="GST number" value={receipt.business.gstNumber} />}
+          <Fact label="To" value={receipt.customer.name} />
+          <Fact label="Booking reference" value={receipt.reference} />
+          <Fact label="Description" value={receipt.description} />
+          {changed && <Fact label="Quoted" value={formatNzd(receipt.quotedCents)} />}
+          {changed && <Fact label="Change" value={receipt.reason ?? ''} />}
+          <Fact label={taxInvoice ? 'Total (including GST)' : 'Total'} value={formatNzd(receipt.amountCents)} total />
+          {receipt.gstCents !== null && <Fact label="GST included" value={formatNzd(receipt.gstCents)} />}
+          <Fact label="Payment" value={payment} alert={!receipt.paid} />
+        </FactList>
         <p className="receipt-contact">{`Questions? Call us on ${receipt.business.phone} or write to ${receipt.business.email}.`}</p>
         <p className="receipt-actions">
           Use your browser&rsquo;s print command to print or save this {taxInvoice ? 'tax invoice' : 'receipt'}.

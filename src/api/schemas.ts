@@ -102,7 +102,7 @@ export type BookingChangeDto = Static<typeof BookingChangeSchema>;
 export const StatusChangeSchema = Type.Object({
   from: Type.String(),
   to: Type.String(),
-  by: Type.String({ description: "The name given at sign-in, or 'Customer' for a change made on the booking's manage page" }),
+  by: Type.String({ description: "The member of staff's account name (the name given at sign-in with the owner password), or 'Customer' for a change made on the booking's manage page" }),
   at: Type.String({ format: 'date-time' }),
   note: Type.Union([Type.String(), Type.Null()], { description: 'Why, when staff said (a release as spam gives its reason)' }),
   move: Type.Union([Type.Object({ from: SlotSchema, to: SlotSchema }), Type.Null()], {

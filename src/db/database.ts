@@ -78,6 +78,8 @@ export interface BookingsTable {
   on_the_way_at: Generated<Date | null>;
   arriving_at: Generated<Date | null>;
   started_at: Generated<Date | null>;
+  /** When its personal details were erased (a privacy request or retention, migrations/022); null while held. */
+  erased_at: Generated<Date | null>;
 }
 
 export interface ResourcesTable {
@@ -136,6 +138,8 @@ export interface ContactMessagesTable {
   message: string;
   read_at: Date | null;
   created_at: ColumnType<Date, never, never>;
+  /** When its personal details were erased (migrations/022); null while held. */
+  erased_at: Generated<Date | null>;
 }
 
 export interface StaffSessionsTable {
@@ -146,6 +150,32 @@ export interface StaffSessionsTable {
   staff_name: Generated<string>;
   /** SHA-256 of the admin password hash the session was signed in under. */
   password_fingerprint: string;
+  /** The staff account signed in (migrations/021); null for the owner's configured password. */
+  member_id: ColumnType<string | null, string | null | undefined, never>;
+}
+
+/** A member of staff with their own sign-in (migrations/021). */
+export interface StaffMembersTable {
+  id: Generated<string>;
+  name: string;
+  email: string;
+  role: 'owner' | 'staff';
+  password_hash: string | null;
+  password_changed_at: Date | null;
+  disabled_at: Date | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+export type StaffMember = Selectable<StaffMembersTable>;
+
+/** A single-use invitation to set a member's password: only its token's SHA-256 is kept. */
+export interface StaffInvitationsTable {
+  id: Generated<string>;
+  member_id: string;
+  token_hash: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  expires_at: Date;
+  used_at: Date | null;
 }
 
 export interface SettingsTable {
@@ -208,6 +238,19 @@ export interface OutboxEmailsTable {
   last_error: string | null;
   sent_at: Date | null;
   created_at: ColumnType<Date, never, never>;
+  /** When its recipient and contents were erased (migrations/022); null while held. */
+  erased_at: Generated<Date | null>;
+}
+
+/** One erasure of personal details (migrations/022): when, by whom, rows per table; never whose. */
+export interface ErasuresTable {
+  id: Generated<number>;
+  /** 'request' (the owner) or 'retention' (the scheduled job). */
+  reason: string;
+  erased_by: string;
+  erased_at: Date;
+  /** Rows changed per table, written as JSON text. */
+  counts: ColumnType<Record<string, number>, string, never>;
 }
 
 /** A completed job's amount, payment and receipt (migrations/016_payments_invoices.sql). */
@@ -250,6 +293,8 @@ export interface Database {
   booking_status_changes: BookingStatusChangesTable;
   contact_messages: ContactMessagesTable;
   staff_sessions: StaffSessionsTable;
+  staff_members: StaffMembersTable;
+  staff_invitations: StaffInvitationsTable;
   settings: SettingsTable;
   closures: ClosuresTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -260,6 +305,7 @@ export interface Database {
   working_hours: WorkingHoursTable;
   customers: CustomersTable;
   weather_days: WeatherDaysTable;
+  erasures: ErasuresTable;
 }
 
 /** A date and kind of job on which staff asked the customers to choose a new time (migrations/019). */

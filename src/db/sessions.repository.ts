@@ -4,23 +4,47 @@ import type { Database, StaffSession } from './database.ts';
 
 type Db = Kysely<Database>;
 
-export async function insertSession(db: Db, idHash: string, expiresAt: Date, staffName: string, passwordFingerprint: string): Promise<void> {
-  await db.insertInto('staff_sessions').values({ id_hash: idHash, expires_at: expiresAt, staff_name: staffName, password_fingerprint: passwordFingerprint }).execute();
+export async function insertSession(db: Db, idHash: string, expiresAt: Date, staffName: string, passwordFingerprint: string, memberId: string | null = null): Promise<void> {
+  await db
+    .insertInto('staff_sessions')
+    .values({ id_hash: idHash, expires_at: expiresAt, staff_name: staffName, password_fingerprint: passwordFingerprint, member_id: memberId })
+    .execute();
 }
 
+/** A session with what it needs of its member's account (null columns for the owner's configured password). */
+export type SessionWithMember = StaffSession & {
+  member_name: string | null;
+  member_role: 'owner' | 'staff' | null;
+  member_password_hash: string | null;
+  member_disabled_at: Date | null;
+};
+
 /**
- * The session if it was made under the password in force (its fingerprint), and has neither
- * passed its absolute expiry nor been idle since `idleSince`.
+ * The session if it has neither passed its absolute expiry nor been idle since `idleSince`, with
+ * its member's account; the caller checks the password fingerprint and the account.
  */
-export async function findLiveSession(db: Db, idHash: string, passwordFingerprint: string, now: Date, idleSince: Date): Promise<StaffSession | undefined> {
+export async function findLiveSession(db: Db, idHash: string, now: Date, idleSince: Date): Promise<SessionWithMember | undefined> {
   return db
-    .selectFrom('staff_sessions')
-    .selectAll()
-    .where('id_hash', '=', idHash)
-    .where('password_fingerprint', '=', passwordFingerprint)
-    .where('expires_at', '>', now)
-    .where('last_seen_at', '>', idleSince)
+    .selectFrom('staff_sessions as s')
+    .leftJoin('staff_members as m', 'm.id', 's.member_id')
+    .selectAll('s')
+    .select(['m.name as member_name', 'm.role as member_role', 'm.password_hash as member_password_hash', 'm.disabled_at as member_disabled_at'])
+    .where('s.id_hash', '=', idHash)
+    .where('s.expires_at', '>', now)
+    .where('s.last_seen_at', '>', idleSince)
     .executeTakeFirst();
+}
+
+/** Ends every session of a member but `keepIdHash` (after a password change, the one that made it). */
+export async function deleteMemberSessions(db: Db, memberId: string, keepIdHash?: string): Promise<number> {
+  let query = db.deleteFrom('staff_sessions').where('member_id', '=', memberId);
+  if (keepIdHash !== undefined) query = query.where('id_hash', '!=', keepIdHash);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function setSessionFingerprint(db: Db, idHash: string, passwordFingerprint: string): Promise<void> {
+  await db.updateTable('staff_sessions').set({ password_fingerprint: passwordFingerprint }).where('id_hash', '=', idHash).execute();
 }
 
 export async function touchSession(db: Db, idHash: string, now: Date): Promise<void> {

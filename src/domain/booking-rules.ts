@@ -39,6 +39,8 @@ export const REGIONS = [
 export const SERVICE_TYPES = ['onsite', 'dropoff'] as const;
 export type ServiceType = (typeof SERVICE_TYPES)[number];
 export const DEFAULT_SERVICE_TYPE: ServiceType = 'onsite';
+/** Where the work happens, in words staff and customers read (forms, edit histories, e-mails). */
+export const SERVICE_TYPE_LABELS: Record<ServiceType, string> = { onsite: 'On-site (we come to you)', dropoff: 'Drop-off (at our service centre)' };
 
 /** The booking form's phone rule: 7 to 15 of digits, plus, space, brackets or hyphen. */
 export const BOOKING_PHONE_PATTERN = /^[0-9+\s()-]{7,15}$/;

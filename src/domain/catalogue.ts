@@ -250,3 +250,15 @@ export function isVehicleType(value: string): value is VehicleType {
 export function isCoatingType(value: string): value is CoatingType {
   return (COATING_TYPES as readonly string[]).includes(value);
 }
+
+/** A booking's package for people: the service, and the coating chosen with it. */
+export function packageForPeople(booking: { service: string; coating_type: string }): string {
+  return isCoatingType(booking.coating_type) ? `${booking.service} (${COATING_LABELS[booking.coating_type]})` : booking.service;
+}
+
+/** A booking's vehicle for people: the ceramic size chosen, else the vehicle type's label. */
+export function vehicleForPeople(booking: { vehicle_type: string; selected_vehicle_type: string }): string {
+  const ceramic = CERAMIC_SIZES.find((s) => s.key === booking.selected_vehicle_type);
+  if (ceramic) return ceramic.key === 'Suv' ? 'SUV' : ceramic.key;
+  return isVehicleType(booking.vehicle_type) ? VEHICLE_LABELS[booking.vehicle_type] : booking.vehicle_type;
+}

@@ -3,7 +3,9 @@
  * staff and customers see about it, and the receipt as one value, which the e-mail, the printable
  * page and the API all show. Shared by the server and the dashboard.
  */
+import type { FieldError } from './messages.ts';
 import { gstOfCents } from './money.ts';
+import { REASON_MAX_LENGTH, REASON_TOO_LONG, reasonErrors } from './price-change-reason.ts';
 
 export const PAYMENT_METHODS = ['cash', 'bank-transfer', 'card', 'other'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -24,11 +26,11 @@ export const GST_NUMBER_PATTERN = /^(\d{3}-\d{3}-\d{3}|\d{8,9})$/;
 
 /** The longest amount a completion may record: $1,000,000.00. */
 export const MAX_AMOUNT_CENTS = 100_000_000;
-export const MAX_REASON_LENGTH = 200;
+export const MAX_REASON_LENGTH = REASON_MAX_LENGTH;
 
 export const COMPLETION_MESSAGES = {
   reasonRequired: 'Please give a reason for changing the amount',
-  reasonTooLong: `Please keep the reason to ${MAX_REASON_LENGTH} characters`,
+  reasonTooLong: REASON_TOO_LONG,
   methodRequired: 'Please choose how the customer paid',
   methodWhenUnpaid: 'An unpaid job has no payment method yet: leave it out, or mark the job paid',
   paidAtFuture: 'The payment time cannot be in the future',
@@ -49,12 +51,9 @@ export interface CompletionInput {
 }
 
 /** What is wrong with a completion's input, field by field (empty when nothing). */
-export function completionErrors(input: CompletionInput, totalCents: number): { field: string; message: string }[] {
-  const errors: { field: string; message: string }[] = [];
+export function completionErrors(input: CompletionInput, totalCents: number): FieldError[] {
   const amount = input.amountCents ?? totalCents;
-  const reason = input.reason?.trim() ?? '';
-  if (amount !== totalCents && reason === '') errors.push({ field: 'reason', message: COMPLETION_MESSAGES.reasonRequired });
-  if (reason.length > MAX_REASON_LENGTH) errors.push({ field: 'reason', message: COMPLETION_MESSAGES.reasonTooLong });
+  const errors = reasonErrors('reason', input.reason, { when: amount !== totalCents, message: COMPLETION_MESSAGES.reasonRequired });
   if (input.paid && !input.paymentMethod) errors.push({ field: 'paymentMethod', message: COMPLETION_MESSAGES.methodRequired });
   if (!input.paid && input.paymentMethod) errors.push({ field: 'paymentMethod', message: COMPLETION_MESSAGES.methodWhenUnpaid });
   return errors;

@@ -15,7 +15,7 @@ export interface LegalDocument {
 export const PRIVACY_POLICY: LegalDocument = {
   title: 'Privacy Policy',
   intro: 'Your privacy matters to us. This policy explains what we collect when you use our website or services, why, and the choices you have.',
-  lastUpdated: 'May 2024',
+  lastUpdated: 'November 2026',
   sections: [
     {
       heading: 'Information we collect',
@@ -37,9 +37,19 @@ export const PRIVACY_POLICY: LegalDocument = {
       paragraphs: ['We do not sell your information. We share it only where the law requires us to or where it is needed to provide the service you asked for.'],
     },
     {
+      heading: 'What we keep, and for how long',
+      paragraphs: [
+        'We keep your name, e-mail address, phone number, address, landmark and notes with each booking, the messages you send us, and the e-mails we send you (what they said and whether they were delivered).',
+        'Two years (24 months) after a booking’s appointment, and two years after a message reaches us, we erase the personal details they hold. We keep the date, the service, the amount paid and any tax-invoice number, without your name or contact details, because the law requires business records to be kept for tax.',
+        'The contents of the e-mails we send you are deleted 90 days after they are delivered; we keep only that an e-mail was sent, and when.',
+      ],
+    },
+    {
       heading: 'Your rights',
       paragraphs: [
-        'You can ask to access, update or delete the information we hold about you, and you can opt out of promotional messages at any time. Contact us using the details below.',
+        'Under the Privacy Act 2020 you can ask us for a copy of everything we hold about you (access), to correct any of it (correction), or to erase it (erasure). Contact us by e-mail or phone using the details below, from the e-mail address or phone number you booked with, so that we can confirm it is you.',
+        'We answer within 20 working days. A copy is sent to you as a file (JSON or a spreadsheet); a correction is made on all your bookings; an erasure removes your details from every booking, message and e-mail we hold and cannot be undone. Your booking links stop working once your details are erased.',
+        'You can opt out of promotional messages at any time. If you are not satisfied with our answer, you can complain to the Office of the Privacy Commissioner (privacy.org.nz).',
       ],
     },
     {

@@ -76,3 +76,10 @@ export interface FieldError {
   field: string;
   message: string;
 }
+
+/** Privacy requests in the dashboard (issue 22): correction and erasure of a customer's details. */
+export const PRIVACY_MESSAGES = {
+  correctionEmpty: 'Please change at least one detail',
+  correctionAddressBlank: 'An address line cannot be left empty',
+  eraseConfirmationNeeded: "Type ERASE or the customer's name to confirm: erasing cannot be undone",
+} as const;

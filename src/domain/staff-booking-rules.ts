@@ -4,15 +4,16 @@
  */
 import type { DateWindow } from './booking-rules.ts';
 import type { FieldError } from './messages.ts';
+import { REASON_MAX_LENGTH, REASON_TOO_LONG, reasonErrors } from './price-change-reason.ts';
 
 /** The longest reason for a price adjustment (the database enforces the same). */
-export const ADJUSTMENT_REASON_MAX = 200;
+export const ADJUSTMENT_REASON_MAX = REASON_MAX_LENGTH;
 /** The largest adjustment either way, in cents: $10,000 (a typing slip, not a price). */
 export const ADJUSTMENT_MAX_CENTS = 1_000_000;
 
 export const STAFF_BOOKING_MESSAGES = {
   adjustmentReasonRequired: 'Please say why the price is adjusted',
-  adjustmentReasonTooLong: `Please keep the reason to ${ADJUSTMENT_REASON_MAX} characters`,
+  adjustmentReasonTooLong: REASON_TOO_LONG,
   adjustmentTooLarge: 'Please enter an adjustment of at most $10,000 either way',
   totalNegative: 'The adjustment cannot take the total below $0.00',
   nothingToChange: 'Nothing to change: every field sent is as the booking has it already',
@@ -32,10 +33,7 @@ export function adjustmentErrors(adjustment: { cents: number; reason: string } |
   if (!Number.isInteger(adjustment.cents) || Math.abs(adjustment.cents) > ADJUSTMENT_MAX_CENTS) {
     errors.push({ field: 'priceAdjustmentCents', message: STAFF_BOOKING_MESSAGES.adjustmentTooLarge });
   }
-  const reason = adjustment.reason.trim();
-  if (reason === '') errors.push({ field: 'priceAdjustmentReason', message: STAFF_BOOKING_MESSAGES.adjustmentReasonRequired });
-  else if (reason.length > ADJUSTMENT_REASON_MAX) errors.push({ field: 'priceAdjustmentReason', message: STAFF_BOOKING_MESSAGES.adjustmentReasonTooLong });
-  return errors;
+  return [...errors, ...reasonErrors('priceAdjustmentReason', adjustment.reason, { when: true, message: STAFF_BOOKING_MESSAGES.adjustmentReasonRequired })];
 }
 
 /**

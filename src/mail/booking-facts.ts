@@ -1,7 +1,7 @@
 /** A booking's facts written for people, as every e-mail about it shows them. */
 import { HOURS, type BusinessInfo } from '../domain/business.ts';
 import { appointmentText, aucklandClockText } from '../domain/booking-dates.ts';
-import { CERAMIC_SIZES, COATING_LABELS, VEHICLE_LABELS, durationText, isCoatingType, isVehicleType } from '../domain/catalogue.ts';
+import { durationText } from '../domain/catalogue.ts';
 import { adjustmentLabel, discountLabel, formatNzd } from '../domain/pricing.ts';
 import type { Booking } from '../db/database.ts';
 
@@ -21,16 +21,6 @@ export function whenForPeople(booking: Pick<Booking, 'date' | 'time' | 'starts_a
   const { start, end } = appointmentTimes(booking);
   const minutes = Math.round((end.getTime() - start.getTime()) / 60_000);
   return `${appointmentText(booking.date, booking.time)} to ${aucklandClockText(end)} (${durationText(minutes)})`;
-}
-
-export function packageForPeople(booking: Pick<Booking, 'service' | 'coating_type'>): string {
-  return isCoatingType(booking.coating_type) ? `${booking.service} (${COATING_LABELS[booking.coating_type]})` : booking.service;
-}
-
-export function vehicleForPeople(booking: Pick<Booking, 'vehicle_type' | 'selected_vehicle_type'>): string {
-  const ceramic = CERAMIC_SIZES.find((s) => s.key === booking.selected_vehicle_type);
-  if (ceramic) return ceramic.key === 'Suv' ? 'SUV' : ceramic.key;
-  return isVehicleType(booking.vehicle_type) ? VEHICLE_LABELS[booking.vehicle_type] : booking.vehicle_type;
 }
 
 export function isDropOff(booking: Pick<Booking, 'service_type'>): boolean {

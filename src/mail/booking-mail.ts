@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Booking, BookingFieldChange, ContactMessage, Database, NewOutboxEmail } from '../db/database.ts';
 import { findBooking } from '../db/bookings.repository.ts';
 import { hasLiveReminder, insertOutboxEmails, skipQueuedReminders } from '../db/outbox.repository.ts';
-import { manageLinkSlotFor } from '../services/manage-link.ts';
+import { manageLinkSlotFor } from '../db/manage-link.repository.ts';
 import { appointmentTimes } from './booking-facts.ts';
 import { bookingInvitation } from './invitation.ts';
 import type { MailContext } from './mail-context.ts';
@@ -36,7 +36,7 @@ export type BookingMailEvent = (
   booking?: Booking;
 };
 
-export type EmailKind = CustomerMessageKind | 'staff-new-booking' | 'staff-contact-message' | 'booking-links' | 'booking-receipt' | 'review-request' | 'booking-on-the-way';
+export type EmailKind = CustomerMessageKind | 'staff-new-booking' | 'staff-contact-message' | 'booking-links' | 'booking-receipt' | 'review-request' | 'booking-on-the-way' | 'staff-invitation';
 
 export interface Composed {
   kind: EmailKind;

@@ -15,7 +15,8 @@
  */
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import type { Booking } from '../db/database.ts';
-import { appointmentTimes, packageForPeople, whereForPeople } from './booking-facts.ts';
+import { appointmentTimes, whereForPeople } from './booking-facts.ts';
+import { packageForPeople } from '../domain/catalogue.ts';
 import type { MailContext } from './mail-context.ts';
 
 export type InvitationMethod = 'REQUEST' | 'CANCEL';

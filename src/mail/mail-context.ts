@@ -5,7 +5,7 @@
  * process (tests, or a tool) never compose with one another's settings or clock.
  */
 import type { BusinessInfo } from '../domain/business.ts';
-import type { ManageKeyReader } from '../services/manage-link.ts';
+import type { ManageKeyReader } from '../db/manage-link.repository.ts';
 import type { CompletionConfig } from '../config.ts';
 
 export interface MailContext {

@@ -4,7 +4,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, OutboxEmail } from '../db/database.ts';
-import { fillManageSlots, hasManageSlots, liveTokens, maskManageSlots, slotBookingIds, type ManageKeyReader } from '../services/manage-link.ts';
+import { liveTokens, type ManageKeyReader } from '../db/manage-link.repository.ts';
+import { fillManageSlots, hasManageSlots, maskManageSlots, slotBookingIds } from '../domain/manage-link.ts';
 import { fold } from './invitation.ts';
 
 type Bodies = Pick<OutboxEmail, 'text_body' | 'html_body' | 'ics'>;

@@ -1,7 +1,7 @@
 /** "We are on our way" (issue 21, the Today view): one e-mail to the customer, with the time the detailer expects to arrive. */
 import type { Booking } from '../db/database.ts';
 import { aucklandClockText } from '../domain/booking-dates.ts';
-import { packageForPeople } from './booking-facts.ts';
+import { packageForPeople } from '../domain/catalogue.ts';
 import type { Composed } from './booking-mail.ts';
 import type { MailContext } from './mail-context.ts';
 import { contactClosing } from './templates.ts';

@@ -8,7 +8,8 @@ import type { BusinessInfo } from '../domain/business.ts';
 import { aucklandClockText, aucklandDate, dayText } from '../domain/booking-dates.ts';
 import { isPaymentMethod, PAYMENT_METHOD_LABELS, receiptGst, receiptTitle, type Receipt } from '../domain/completion.ts';
 import { formatNzd } from '../domain/pricing.ts';
-import { packageForPeople, serviceCentreAddress, vehicleForPeople } from './booking-facts.ts';
+import { serviceCentreAddress } from './booking-facts.ts';
+import { packageForPeople, vehicleForPeople } from '../domain/catalogue.ts';
 import type { Composed } from './booking-mail.ts';
 import type { MailContext } from './mail-context.ts';
 

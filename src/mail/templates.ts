@@ -4,7 +4,8 @@ import { appointmentText, aucklandDate, aucklandTime, dayText } from '../domain/
 import { WEATHER_EMAIL_ACTION, weatherEmailParagraphs } from '../domain/weather-day.ts';
 import { awaitingConfirmationText, CONFIRM_BOOKING_LABEL } from '../domain/manage-rules.ts';
 import { FIND_BOOKING_PATH } from '../domain/site-paths.ts';
-import { packageForPeople, quoteLines, vehicleForPeople, whenForPeople, whereForPeople } from './booking-facts.ts';
+import { quoteLines, whenForPeople, whereForPeople } from './booking-facts.ts';
+import { packageForPeople, vehicleForPeople } from '../domain/catalogue.ts';
 import type { MailContext } from './mail-context.ts';
 import type { MessageContent, MessageSection } from './message.ts';
 

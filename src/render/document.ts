@@ -34,8 +34,9 @@ export function serializeData(props: PageProps<unknown>): string {
 }
 
 /**
- * Without JavaScript the menu toggle cannot work, so the links are simply shown. The only
- * inline style of any page: the Content-Security-Policy allows it by its hash (NOSCRIPT_STYLE_HASH).
+ * Without JavaScript the menu toggle cannot work, so the links are simply shown. The
+ * Content-Security-Policy of every answer allows it by its hash (NOSCRIPT_STYLE_HASH); a page's
+ * own style block is allowed by the policy its answer carries (src/plugins/app/render.ts).
  */
 export const NOSCRIPT_STYLE =
   '.menu-toggle{display:none}@media (max-width:51.99rem){.header-bar{flex-wrap:wrap}.site-nav{display:block;position:static;width:100%;box-shadow:none;border:0}}';
@@ -48,7 +49,7 @@ export function renderDocument({ path, business, assets, state }: DocumentInput)
   const { html, page } = renderPage(props);
   const title = page.title(business);
   const canonical = `${business.publicUrl}${path}`;
-  const pageAssets = assets.pages[page.module] ?? { scripts: [], styles: [] };
+  const pageAssets = assets.pages[page.module];
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -70,8 +71,13 @@ export function renderDocument({ path, business, assets, state }: DocumentInput)
     '<link rel="icon" href="/favicon.ico" sizes="32x32">',
     '<link rel="apple-touch-icon" href="/apple-touch-icon.png">',
     '<link rel="manifest" href="/site.webmanifest">',
-    ...[...assets.styles, ...pageAssets.styles].map((href) => `<link rel="stylesheet" href="${href}">`),
-    ...[assets.script, ...pageAssets.scripts].map((href) => `<link rel="modulepreload" href="${href}">`),
+    // The page's stylesheets inlined, the only render-blocking thing in the head: the page paints
+    // from its first response (issue 24). The Content-Security-Policy allows it by its hash.
+    // Each file is also named by a disabled link, which the browser does not fetch: Vite's loader
+    // sees the page chunk's stylesheets there when it imports the chunk, and adds none again.
+    pageAssets ? `<style>${pageAssets.css}</style>` : '',
+    ...(pageAssets ? [...assets.styles, ...pageAssets.styles] : []).map((href) => `<link rel="stylesheet" href="${href}" disabled>`),
+    ...[assets.script, ...(pageAssets?.scripts ?? [])].map((href) => `<link rel="modulepreload" href="${href}">`),
     `<noscript><style>${NOSCRIPT_STYLE}</style></noscript>`,
     `<script type="application/ld+json">${jsonLd(businessStructuredData(business))}</script>`,
   ];

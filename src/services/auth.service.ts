@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import type { Kysely } from 'kysely';
-import type { Database, StaffSession } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { ADMIN_PASSWORD_HASH_KEY, ENV_PASSWORD_HASH_KEY, getSetting, insertSettingIfAbsent, putSetting } from '../db/settings.repository.ts';
 import { deleteDeadSessions, deleteSession, findLiveSession, insertSession, touchSession } from '../db/sessions.repository.ts';
 
@@ -87,22 +87,52 @@ export function hashSessionId(id: string): string {
   return createHash('sha256').update(id).digest('hex');
 }
 
-/** Starts a session for the staff member who gave `staffName` (shown in status histories). */
-export async function startSession(db: Kysely<Database>, policy: SessionPolicy, fingerprint: string, staffName = 'Staff', now = new Date()): Promise<string> {
+/** Who a session belongs to: the owner with the configured password (member null), or a member's account. */
+export interface SessionOwner {
+  name: string;
+  memberId: string | null;
+  role: 'owner' | 'staff';
+}
+
+/**
+ * Starts a session for the staff member who gave `staffName` (shown in status histories), or for
+ * the member `memberId` (whose account's name is shown instead).
+ */
+export async function startSession(
+  db: Kysely<Database>,
+  policy: SessionPolicy,
+  fingerprint: string,
+  staffName = 'Staff',
+  now = new Date(),
+  memberId: string | null = null,
+): Promise<string> {
   await deleteDeadSessions(db, now, new Date(now.getTime() - policy.idleMs));
   const id = randomBytes(32).toString('base64url');
-  await insertSession(db, hashSessionId(id), new Date(now.getTime() + policy.maxAgeMs), staffName, fingerprint);
+  await insertSession(db, hashSessionId(id), new Date(now.getTime() + policy.maxAgeMs), staffName, fingerprint, memberId);
   return id;
 }
 
-/** The live session the id names, kept alive; undefined when there is none. */
-export async function checkSession(db: Kysely<Database>, id: string, policy: SessionPolicy, fingerprint: string, now = new Date()): Promise<StaffSession | undefined> {
+/**
+ * Who the live session the id names belongs to, kept alive; undefined when there is none. The
+ * owner's session holds while the configured password is the one it was made under; a member's
+ * while their account is enabled and their password the one it was made under.
+ */
+export async function checkSession(db: Kysely<Database>, id: string, policy: SessionPolicy, ownerFingerprint: string, now = new Date()): Promise<SessionOwner | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
   const idHash = hashSessionId(id);
-  const session = await findLiveSession(db, idHash, fingerprint, now, new Date(now.getTime() - policy.idleMs));
+  const session = await findLiveSession(db, idHash, now, new Date(now.getTime() - policy.idleMs));
   if (!session) return undefined;
+  let owner: SessionOwner;
+  if (session.member_id === null) {
+    if (session.password_fingerprint !== ownerFingerprint) return undefined;
+    owner = { name: session.staff_name, memberId: null, role: 'owner' };
+  } else {
+    const { member_password_hash: hash, member_disabled_at: disabledAt, member_name: name, member_role: role } = session;
+    if (hash === null || disabledAt !== null || name === null || role === null || session.password_fingerprint !== passwordFingerprint(hash)) return undefined;
+    owner = { name, memberId: session.member_id, role };
+  }
   if (now.getTime() - session.last_seen_at.getTime() > TOUCH_INTERVAL_MS) await touchSession(db, idHash, now);
-  return session;
+  return owner;
 }
 
 export async function endSession(db: Kysely<Database>, id: string): Promise<void> {

@@ -1,6 +1,6 @@
 /**
- * Staff edits of a booking (issue 21): contact details, address, notes, package, vehicle size,
- * coating, date, time, van or bay, and the price adjustment, in one compare-and-set on the
+ * Staff edits of a booking (issue 21): contact details, address, notes, on-site or drop-off,
+ * package, vehicle size, coating, date, time, van or bay, and the price adjustment, in one compare-and-set on the
  * version. The same rules as a booking taken by staff (src/domain/booking-rules.ts with the
  * staff window); a change of package, size or coating is re-quoted by the same pricing code
  * (the first-service discount the booking was given is kept, at its percentage); a new date,
@@ -14,17 +14,18 @@
  * fits before saving.
  */
 import type { Kysely } from 'kysely';
-import { completeServiceChoice, isCeramic, validateBooking, vehicleTypeForSize, type BookingInput } from '../domain/booking-rules.ts';
+import { ADDRESS_FIELDS, completeServiceChoice, isCeramic, SERVICE_TYPE_LABELS, validateBooking, vehicleTypeForSize, type BookingInput, type ServiceType } from '../domain/booking-rules.ts';
 import { appointmentText, staffBookingWindow } from '../domain/booking-dates.ts';
-import { DEFAULT_COATING, durationFor } from '../domain/catalogue.ts';
+import { DEFAULT_COATING, durationFor, packageForPeople, vehicleForPeople } from '../domain/catalogue.ts';
 import { MESSAGES, type FieldError } from '../domain/messages.ts';
-import { CURRENCY, formatNzd, listPriceCents, percentOf, type Quote } from '../domain/pricing.ts';
+import { formatNzd, listPriceCents, percentOf, type Quote } from '../domain/pricing.ts';
 import { adjustmentErrors, STAFF_BOOKING_MESSAGES, staffStartErrors } from '../domain/staff-booking-rules.ts';
 import type { Booking, BookingFieldChange, BookingStatusChange, BookingUpdate, Database } from '../db/database.ts';
+import { bookingColumnsOf, bookingInputOf, storedQuote } from '../db/booking-input.ts';
 import { findBooking, insertStatusChange, lockPlacement, statusHistory } from '../db/bookings.repository.ts';
 import { listResources } from '../db/resources.repository.ts';
 import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
-import { onSiteAddress, packageForPeople, vehicleForPeople } from '../mail/booking-facts.ts';
+import { onSiteAddress } from '../mail/booking-facts.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { bookedDuration, kindOf, placeJob, type Placement } from './scheduling.service.ts';
@@ -43,6 +44,8 @@ export interface BookingEdit {
   region?: string;
   landmark?: string;
   notes?: string;
+  /** 'onsite' or 'dropoff': placed again through the engine on a van or a bay; a drop-off keeps no address. */
+  serviceType?: string;
   service?: string;
   selectedVehicleType?: string;
   vehicleType?: string;
@@ -88,6 +91,7 @@ export const CHANGE_LABELS = {
   package: 'Package',
   vehicle: 'Vehicle size',
   when: 'When',
+  where: 'Where',
   resource: 'Van or bay',
   adjustment: 'Price adjustment',
   total: 'Total',
@@ -95,30 +99,6 @@ export const CHANGE_LABELS = {
 
 /** Changes staff make that the customer is not told of (which van comes is the business's affair). */
 const STAFF_ONLY_CHANGES: readonly string[] = [CHANGE_LABELS.resource];
-
-function inputOf(row: Booking): BookingInput {
-  return {
-    service: row.service,
-    coatingType: row.coating_type,
-    date: row.date,
-    time: row.time,
-    houseNumber: row.house_number,
-    streetAddress: row.street_address,
-    suburb: row.suburb,
-    city: row.city,
-    postalCode: row.postal_code,
-    region: row.region,
-    landmark: row.landmark,
-    saveAddress: row.save_address,
-    serviceType: row.service_type,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    vehicleType: row.vehicle_type,
-    notes: row.notes,
-    selectedVehicleType: row.selected_vehicle_type,
-  };
-}
 
 const TEXT_FIELDS = [
   'name',
@@ -132,6 +112,7 @@ const TEXT_FIELDS = [
   'region',
   'landmark',
   'notes',
+  'serviceType',
   'service',
   'selectedVehicleType',
   'vehicleType',
@@ -147,6 +128,11 @@ function applyEdit(current: BookingInput, edit: BookingEdit): BookingInput {
     const value = edit[field];
     if (value !== undefined) next[field] = value.trim();
   }
+  if (next.serviceType === 'dropoff' && current.serviceType !== 'dropoff') {
+    // The car comes to a bay: the address it was to be washed at is no longer the booking's.
+    for (const field of [...ADDRESS_FIELDS, 'landmark'] as const) next[field] = '';
+    next.saveAddress = false;
+  }
   const serviceEdited = edit.service !== undefined || edit.selectedVehicleType !== undefined || edit.vehicleType !== undefined || edit.coatingType !== undefined;
   if (!serviceEdited) return next;
   if (edit.selectedVehicleType !== undefined && edit.vehicleType === undefined) {
@@ -160,19 +146,8 @@ function applyEdit(current: BookingInput, edit: BookingEdit): BookingInput {
   return next;
 }
 
-/** The price as a booking row stores it. */
-function quoteOf(row: Pick<Booking, 'list_price_cents' | 'discount_cents' | 'total_cents' | 'discount_kind' | 'discount_percent' | 'price_adjustment_cents' | 'price_adjustment_reason'>): Quote {
-  return {
-    currency: CURRENCY,
-    listPriceCents: row.list_price_cents,
-    discountCents: row.discount_cents,
-    totalCents: row.total_cents,
-    discount: row.discount_kind === 'first-service' && row.discount_percent !== null ? { kind: 'first-service', percent: row.discount_percent } : null,
-    ...(row.price_adjustment_cents !== 0 && row.price_adjustment_reason !== null ? { adjustment: { cents: row.price_adjustment_cents, reason: row.price_adjustment_reason } } : {}),
-  };
-}
-
-const addressOf = (row: Booking) => [onSiteAddress(row), row.landmark.trim() ? `(${row.landmark.trim()})` : ''].filter(Boolean).join(' ');
+export const addressOf = (row: Booking) => [onSiteAddress(row), row.landmark.trim() ? `(${row.landmark.trim()})` : ''].filter(Boolean).join(' ');
+const whereText = (row: Booking) => SERVICE_TYPE_LABELS[row.service_type as ServiceType] ?? row.service_type;
 const adjustmentText = (row: Booking) => (row.price_adjustment_cents === 0 ? '' : `${formatNzd(row.price_adjustment_cents)} (${row.price_adjustment_reason ?? ''})`);
 
 /** What differs between two versions of a booking, field by field, in people's words. */
@@ -181,6 +156,7 @@ function changesBetween(before: Booking, after: Booking, resourceName: (id: stri
     [CHANGE_LABELS.name, before.name, after.name],
     [CHANGE_LABELS.email, before.email, after.email],
     [CHANGE_LABELS.phone, before.phone, after.phone],
+    [CHANGE_LABELS.where, whereText(before), whereText(after)],
     [CHANGE_LABELS.address, addressOf(before), addressOf(after)],
     [CHANGE_LABELS.notes, before.notes, after.notes],
     [CHANGE_LABELS.package, packageForPeople(before), packageForPeople(after)],
@@ -206,13 +182,14 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
     if (!current) throw notFound('No such booking');
     if (current.version !== request.version) throw new StaleBookingError(current);
 
-    const before = inputOf(current);
+    const before = bookingInputOf(current);
     const next = applyEdit(before, edit);
     const moved = next.date !== before.date || next.time !== before.time;
+    const kindChanged = next.serviceType !== before.serviceType;
     const serviceChanged = next.service !== before.service || next.vehicleType !== before.vehicleType || next.coatingType !== before.coatingType;
     const adjustment =
       edit.priceAdjustmentCents === undefined
-        ? quoteOf(current).adjustment ?? null
+        ? storedQuote(current).adjustment ?? null
         : edit.priceAdjustmentCents === 0
           ? null
           : { cents: edit.priceAdjustmentCents, reason: (edit.priceAdjustmentReason ?? '').trim() };
@@ -223,7 +200,7 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
 
     const resourceAsked = edit.resourceId !== undefined && edit.resourceId !== null && edit.resourceId !== current.resource_id;
     const adjustmentChanged = (adjustment?.cents ?? 0) !== current.price_adjustment_cents || (adjustment?.reason ?? null) !== current.price_adjustment_reason;
-    if ((moved || serviceChanged || resourceAsked || adjustmentChanged) && current.status !== 'pending' && current.status !== 'confirmed') {
+    if ((moved || kindChanged || serviceChanged || resourceAsked || adjustmentChanged) && current.status !== 'pending' && current.status !== 'confirmed') {
       throw conflict(STAFF_BOOKING_MESSAGES.notPlaced, [{ field: 'status', message: STAFF_BOOKING_MESSAGES.notPlaced }]);
     }
 
@@ -243,12 +220,12 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
 
     // The place: through the engine when the time, the van or bay, or the duration changed.
     let placement: Placement | undefined;
-    if (moved || resourceAsked || durationMinutes !== bookedDuration(current)) {
-      const kind = kindOf(current.service_type);
+    if (moved || kindChanged || resourceAsked || durationMinutes !== bookedDuration(current)) {
+      const kind = kindOf(next.serviceType);
       await lockPlacement(trx, next.date, [kind]);
       const job = { kind, date: next.date, time: next.time, durationMinutes, bookingId: current.id };
       if (resourceAsked) placement = await placeJob(trx, { ...job, resourceId: edit.resourceId! });
-      else if (edit.resourceId === undefined && current.resource_id !== null) {
+      else if (edit.resourceId === undefined && current.resource_id !== null && !kindChanged) {
         // Staying on its van or bay when it still fits there; otherwise wherever the engine finds room.
         try {
           placement = await placeJob(trx, { ...job, resourceId: current.resource_id });
@@ -260,23 +237,7 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
     }
 
     const update: BookingUpdate = {
-      name: next.name,
-      email: next.email,
-      phone: next.phone,
-      house_number: next.houseNumber,
-      street_address: next.streetAddress,
-      suburb: next.suburb,
-      city: next.city,
-      postal_code: next.postalCode,
-      region: next.region,
-      landmark: next.landmark,
-      notes: next.notes,
-      service: next.service,
-      selected_vehicle_type: next.selectedVehicleType,
-      vehicle_type: next.vehicleType,
-      coating_type: next.coatingType,
-      date: next.date,
-      time: next.time,
+      ...bookingColumnsOf(next),
       list_price_cents: listCents,
       discount_cents: discountCents,
       total_cents: totalCents,
@@ -293,7 +254,7 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
     const notify = (request.notifyCustomer ?? true) && proposed.email !== '' && customerChanges.length > 0;
 
     if (request.dryRun) {
-      return { booking: { ...proposed, version: current.version }, history: await statusHistory(trx, current.id), changes, quote: quoteOf(proposed), customerNotified: notify, dryRun: true };
+      return { booking: { ...proposed, version: current.version }, history: await statusHistory(trx, current.id), changes, quote: storedQuote(proposed), customerNotified: notify, dryRun: true };
     }
 
     const updated = await trx
@@ -319,7 +280,7 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
     if (notify || retimeReminder) {
       await queueBookingMail(trx, { type: 'changed', bookingId: updated.id, booking: updated, changes: customerChanges, notify, retimeReminder }, options.mail);
     }
-    return { booking: updated, history: await statusHistory(trx, current.id), changes, quote: quoteOf(updated), customerNotified: notify, dryRun: false };
+    return { booking: updated, history: await statusHistory(trx, current.id), changes, quote: storedQuote(updated), customerNotified: notify, dryRun: false };
   };
   return db.transaction().execute(run);
 }

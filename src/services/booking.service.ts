@@ -26,13 +26,14 @@ import {
   lockEmailBrakeAndPlacement,
   newCustomerBookingsInLastHour,
 } from '../db/bookings.repository.ts';
+import { bookingColumnsOf } from '../db/booking-input.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { listPriceCents, quoteFor, withAdjustment, type PriceAdjustment } from '../domain/pricing.ts';
 import { adjustmentErrors, STAFF_BOOKING_MESSAGES, staffStartErrors } from '../domain/staff-booking-rules.ts';
 import { kindOf, placeJob } from './scheduling.service.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';
 import { newBookingReference } from './booking-reference.ts';
-import { newManageLink } from './manage-link.ts';
+import { newManageLink } from '../db/manage-link.repository.ts';
 import { lapseUnconfirmed } from '../db/email-confirmation.repository.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
@@ -142,25 +143,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     const quote = withAdjustment(quoteFor(listCents, !customer.hasActive), staff?.priceAdjustment ?? null);
     if (quote.totalCents < 0) throw validationFailed([{ field: 'priceAdjustmentCents', message: STAFF_BOOKING_MESSAGES.totalNegative }]);
     const booking = {
-      service: input.service,
-      coating_type: input.coatingType,
-      vehicle_type: input.vehicleType,
-      selected_vehicle_type: input.selectedVehicleType,
-      date: input.date,
-      time: input.time,
-      service_type: input.serviceType,
-      house_number: input.houseNumber,
-      street_address: input.streetAddress,
-      suburb: input.suburb,
-      city: input.city,
-      postal_code: input.postalCode,
-      region: input.region,
-      landmark: input.landmark,
-      save_address: input.saveAddress,
-      name: input.name,
-      email: input.email,
-      phone: input.phone,
-      notes: input.notes,
+      ...bookingColumnsOf(input),
       list_price_cents: quote.listPriceCents,
       discount_cents: quote.discountCents,
       total_cents: quote.totalCents,

@@ -13,7 +13,7 @@ import { bookingTotalCents, gstOfCents } from '../domain/money.ts';
 import { outboxRow } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { receiptLinkOf, receiptMessage, receiptOf, reviewRequestMessage } from '../mail/receipt.ts';
-import { manageLinkFor } from './manage-link.ts';
+import { manageLinkFor } from '../db/manage-link.repository.ts';
 
 /**
  * The completion record of a booking this transaction has just marked completed: the amount

@@ -18,7 +18,8 @@ import { AppError, notFound, validationFailed } from '../errors.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { bookedDuration, kindOf, placeJob } from './scheduling.service.ts';
-import { hashManageToken, isManageTokenShape } from './manage-link.ts';
+import { hashManageToken } from '../db/manage-link.repository.ts';
+import { isManageTokenShape } from '../domain/manage-link.ts';
 
 /** Who a customer's change is recorded as, in the history staff read. */
 export const CUSTOMER = 'Customer';

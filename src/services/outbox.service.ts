@@ -4,6 +4,7 @@ import type { Database, OutboxEmail } from '../db/database.ts';
 import { findOutboxEmail, listOutboxEmails, requeueEmail, type OutboxEmailSummary } from '../db/outbox.repository.ts';
 import { conflict, notFound } from '../errors.ts';
 import { withMaskedManageLinks } from '../mail/manage-slots.ts';
+import { maskInvitationLinks } from '../mail/staff-invitation.ts';
 import { decodeCursorObject, encodeCursor, invalidCursor, isTimestampText, isUuid } from './paging-cursor.ts';
 
 export type OutboxEmailWithReference = OutboxEmail & { booking_reference: string | null };
@@ -32,8 +33,9 @@ export async function outboxPage(db: Kysely<Database>, options: { bookingId?: st
 export async function outboxEmail(db: Kysely<Database>, id: string): Promise<OutboxEmailWithReference> {
   const email = await findOutboxEmail(db, id);
   if (!email) throw notFound('No such e-mail');
-  // Staff read the e-mail as stored: the customer's manage link masked (issue 23).
-  return withMaskedManageLinks(email);
+  // Staff read the e-mail as stored: the customer's manage link masked (issue 23), a staff invitation's link too (issue 22).
+  const masked = withMaskedManageLinks(email);
+  return { ...masked, text_body: maskInvitationLinks(masked.text_body), html_body: maskInvitationLinks(masked.html_body) };
 }
 
 /** A failed (or unsent) e-mail goes back to the queue once: a second click gets 409. */

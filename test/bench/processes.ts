@@ -48,6 +48,15 @@ app.get('/*', (_request, reply) => reply.headers(headers).send(body));
 await app.listen({ port, host: '127.0.0.1' });
 `;
 
+const BARE_NODE_SERVER = `
+import { createServer } from 'node:http';
+const [port, headers, body] = [Number(process.argv[1]), JSON.parse(process.argv[2]), Buffer.from(process.argv[3], 'base64')];
+createServer((_request, response) => {
+  response.writeHead(200, { ...headers, 'content-length': body.length });
+  response.end(body);
+}).listen(port, '127.0.0.1');
+`;
+
 /** Headers a server writes for itself, whatever the route sets. */
 const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
@@ -56,11 +65,20 @@ const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content
  * headers (security headers, ETag, encoding), so that what differs is the work done per request.
  */
 export async function startBareFastify(sample: Response): Promise<BenchServer> {
+  return startBare(BARE_SERVER, sample);
+}
+
+/** A bare Node `http` server (no framework) answering every request with the same bytes as `sample`. */
+export async function startBareNode(sample: Response): Promise<BenchServer> {
+  return startBare(BARE_NODE_SERVER, sample);
+}
+
+async function startBare(source: string, sample: Response): Promise<BenchServer> {
   const headers = Object.fromEntries([...sample.headers].filter(([name]) => !CONNECTION_HEADERS.has(name)));
   const body = Buffer.from(await sample.arrayBuffer());
   const port = await freePort();
   const since = performance.now();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', BARE_SERVER, String(port), JSON.stringify(headers), body.toString('base64')], {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', source, String(port), JSON.stringify(headers), body.toString('base64')], {
     cwd: ROOT_DIR,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { CONFIRM_BOOKING_LABEL, MANAGE_MESSAGES } from '../../src/domain/manage-rules.ts';
-import { manageLinkFor } from '../../src/services/manage-link.ts';
+import { manageLinkFor } from '../../src/db/manage-link.repository.ts';
 import { baseUrl, buildTestApp } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, signIn, waitForHydration } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';

@@ -4,7 +4,7 @@ import { format, parseISO } from 'date-fns';
 import { baseUrl, buildTestApp } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, waitForHydration, signIn } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';
-import { manageLinkFor } from '../../src/services/manage-link.ts';
+import { manageLinkFor } from '../../src/db/manage-link.repository.ts';
 import { MANAGE_MESSAGES } from '../../src/domain/manage-rules.ts';
 
 t.test('the manage page in Chromium', async (t) => {

@@ -5,7 +5,7 @@
  * manage page explains the weather move. Axe finds no violation in these states.
  */
 import t from 'tap';
-import { manageLinkFor } from '../../src/services/manage-link.ts';
+import { manageLinkFor } from '../../src/db/manage-link.repository.ts';
 import { baseUrl, buildTestApp, login } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, signIn } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';

@@ -6,7 +6,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { BookingNoteDto } from '#api/schemas.ts';
 import { NOTE_MAX_LENGTH, NOTE_MESSAGES, noteErrors } from '#domain/booking-notes.ts';
-import { ApiError, call } from '../lib/staff-api.ts';
+import { ApiError, call, send } from '../lib/staff-api.ts';
 import { dateTime } from './format.ts';
 import './BookingNotes.css';
 
@@ -39,7 +39,7 @@ export default function BookingNotes({ bookingId, onSignedOut }: { bookingId: st
     setBusy(true);
     setError(null);
     try {
-      const note = await call<BookingNoteDto>(notesUrl(bookingId), { method: 'POST', body: JSON.stringify({ text }) });
+      const note = await send<BookingNoteDto>('POST', notesUrl(bookingId), { text });
       setNotes((list) => [...(list ?? []), note]);
       setText('');
       setSaved(true);

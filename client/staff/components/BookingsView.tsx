@@ -12,6 +12,8 @@ import './BookingsView.css';
 
 // Loaded when a booking is first opened: the dashboard's eagerly loaded bundle stays within its budget.
 const BookingModal = lazy(() => import('./BookingModal.tsx').then((module) => ({ default: module.BookingModal })));
+// "Complete" asks for the amount and the payment (issue 21), never a bare status change.
+const CompleteDialog = lazy(() => import('./CompleteDialog.tsx'));
 
 const NO_FILTERS: BookingFilters = { q: '', service: '', date: '', status: '' };
 const SEARCH_DELAY_MS = 250;
@@ -32,7 +34,8 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
   const [reason, setReason] = useState('');
-  const [released, setReleased] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const [completing, setCompleting] = useState<BookingDto | null>(null);
 
   const failed = useCallback(
     (caught: unknown) => {
@@ -97,8 +100,9 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
   };
 
   const changeStatus = async (booking: BookingDto, status: string) => {
-    setBusy(true);
     setNotice(null);
+    if (status === 'completed') return setCompleting(booking);
+    setBusy(true);
     try {
       const result = await staffApi.changeStatus(booking, status);
       replace(result.booking);
@@ -117,8 +121,15 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
     }
   };
 
+  const completed = (booking: BookingDto, _receipt: unknown, summary: string) => {
+    setCompleting(null);
+    replace(booking);
+    setOutcome(summary);
+    if (open?.booking._id === booking._id) void staffApi.booking(booking._id).then((d) => setOpen({ booking: d.booking, history: d.history }), failed);
+  };
+
   const select = (booking: BookingDto, on: boolean) => {
-    setReleased(null);
+    setOutcome(null);
     setSelected((current) => {
       const next = new Set(current);
       if (on) next.add(booking._id);
@@ -138,7 +149,7 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
       setConfirming(false);
       setReason('');
       const skipped = result.skipped.length > 0 ? ` ${result.skipped.length} could not be released (already cancelled or completed).` : '';
-      setReleased(`Released ${result.released.length} booking${result.released.length === 1 ? '' : 's'} as spam. No e-mail was sent.${skipped}`);
+      setOutcome(`Released ${result.released.length} booking${result.released.length === 1 ? '' : 's'} as spam. No e-mail was sent.${skipped}`);
     } catch (caught) {
       setNotice(caught instanceof ApiError ? caught.message : 'The bookings could not be released. Try again.');
       if (caught instanceof ApiError && caught.status === 401) onSignedOut();
@@ -246,9 +257,9 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
           )}
         </div>
       )}
-      {released && (
+      {outcome && (
         <p className="notice" role="status">
-          {released}
+          {outcome}
         </p>
       )}
       {notice && !open && (
@@ -287,6 +298,17 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
             </p>
           )}
         </>
+      )}
+      {completing && (
+        <Suspense
+          fallback={
+            <div className="spinner" role="status">
+              <span className="visually-hidden">Loading the completion form…</span>
+            </div>
+          }
+        >
+          <CompleteDialog booking={completing} onCompleted={completed} onSignedOut={onSignedOut} onClose={() => setCompleting(null)} />
+        </Suspense>
       )}
       {open && (
         <Suspense

@@ -3,18 +3,25 @@
  * reason), paid or not, and how. A form in a native modal <dialog>; the server decides and its
  * refusal is shown as it says it. Loaded on demand, so the dashboard's own bundle does not grow.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { COMPLETION_MESSAGES, PAYMENT_METHOD_LABELS, PAYMENT_METHODS, type PaymentMethod, type Receipt } from '#domain/completion.ts';
 import { formatNzd } from '#domain/pricing.ts';
-import { ApiError, call, type BookingDto } from '../lib/staff-api.ts';
-import { Icon } from '../../components/Icon.tsx';
-import './BookingModal.css';
+import { ApiError, send, type BookingDto } from '../lib/staff-api.ts';
+import { Dialog } from './Dialog.tsx';
 
 export interface CompleteDialogProps {
   booking: BookingDto;
-  onCompleted(booking: BookingDto, receipt: Receipt): void;
+  /** Completed: the booking now, its receipt, and what happened in a sentence for staff. */
+  onCompleted(booking: BookingDto, receipt: Receipt, summary: string): void;
   onSignedOut(): void;
   onClose(): void;
+}
+
+/** "Aroha’s job completed: $150.00, paid by card. The receipt has been e-mailed to the customer." */
+function summaryOf(booking: BookingDto, receipt: Receipt): string {
+  const payment = receipt.paid && receipt.paymentMethod ? `paid by ${PAYMENT_METHOD_LABELS[receipt.paymentMethod].toLowerCase()}` : 'unpaid';
+  const sent = booking.email ? ' The receipt has been e-mailed to the customer.' : '';
+  return `${booking.name}’s job completed: ${formatNzd(receipt.amountCents)}, ${payment}.${sent}`;
 }
 
 /** '169.15' → 16915, or undefined when it is not an amount of dollars and cents. */
@@ -25,7 +32,6 @@ function centsOf(text: string): number | undefined {
 }
 
 export default function CompleteDialog({ booking, onCompleted, onSignedOut, onClose }: CompleteDialogProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const total = booking.quote.totalCents;
   const [amount, setAmount] = useState((total / 100).toFixed(2));
   const [reason, setReason] = useState('');
@@ -33,10 +39,6 @@ export default function CompleteDialog({ booking, onCompleted, onSignedOut, onCl
   const [method, setMethod] = useState<PaymentMethod>('cash');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
 
   const cents = centsOf(amount);
   const changed = cents !== undefined && cents !== total;
@@ -48,11 +50,14 @@ export default function CompleteDialog({ booking, onCompleted, onSignedOut, onCl
     setBusy(true);
     setError(null);
     try {
-      const answer = await call<{ booking: BookingDto; receipt: Receipt }>(`/v1/bookings/${booking._id}/completion`, {
-        method: 'POST',
-        body: JSON.stringify({ version: booking.version, amountCents: cents, ...(changed ? { reason: reason.trim() } : {}), paid, ...(paid ? { paymentMethod: method } : {}) }),
+      const answer = await send<{ booking: BookingDto; receipt: Receipt }>('POST', `/v1/bookings/${booking._id}/completion`, {
+        version: booking.version,
+        amountCents: cents,
+        ...(changed ? { reason: reason.trim() } : {}),
+        paid,
+        ...(paid ? { paymentMethod: method } : {}),
       });
-      onCompleted(answer.booking, answer.receipt);
+      onCompleted(answer.booking, answer.receipt, summaryOf(answer.booking, answer.receipt));
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 401) return onSignedOut();
       setError(caught instanceof ApiError ? caught.message : 'The completion could not be saved. Check the connection and try again.');
@@ -62,60 +67,44 @@ export default function CompleteDialog({ booking, onCompleted, onSignedOut, onCl
   };
 
   return (
-    <dialog ref={dialog} className="booking-modal complete-dialog" aria-labelledby="complete-title" onClose={onClose} onCancel={onClose}>
-      <form onSubmit={submit} noValidate>
-        <div className="modal-head">
-          <h2 id="complete-title">Complete {booking.name}’s job</h2>
-          <button type="button" className="icon-button" aria-label="Close without completing" onClick={onClose}>
-            <Icon name="close" />
-          </button>
+    <Dialog
+      id="complete"
+      title={`Complete ${booking.name}’s job`}
+      closeLabel="Close without completing"
+      onClose={onClose}
+      onSubmit={submit}
+      refusal={error}
+      submitLabel="Complete job"
+      busy={busy}
+    >
+      <p>
+        {booking.reference} · {booking.service} · total {formatNzd(total)}
+      </p>
+      <div className="field">
+        <label htmlFor="complete-amount">Final amount (NZD, including GST)</label>
+        <input id="complete-amount" name="amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+      </div>
+      {changed && (
+        <div className="field">
+          <label htmlFor="complete-reason">Reason for the change</label>
+          <input id="complete-reason" name="reason" maxLength={200} value={reason} onChange={(e) => setReason(e.target.value)} />
         </div>
-        <div className="modal-body form">
-          <p>
-            {booking.reference} · {booking.service} · total {formatNzd(total)}
-          </p>
-          {error && (
-            <p className="notice notice-error" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="field">
-            <label htmlFor="complete-amount">Final amount (NZD, including GST)</label>
-            <input id="complete-amount" name="amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
-          </div>
-          {changed && (
-            <div className="field">
-              <label htmlFor="complete-reason">Reason for the change</label>
-              <input id="complete-reason" name="reason" maxLength={200} value={reason} onChange={(e) => setReason(e.target.value)} />
-            </div>
-          )}
-          <div className="field">
-            <label className="checkbox-label" htmlFor="complete-paid">
-              <input id="complete-paid" type="checkbox" checked={paid} onChange={(e) => setPaid(e.target.checked)} /> Paid now
-            </label>
-          </div>
-          {paid && (
-            <div className="field">
-              <label htmlFor="complete-method">Payment method</label>
-              <select id="complete-method" name="paymentMethod" value={method} onChange={(e) => setMethod(e.target.value as PaymentMethod)}>
-                {PAYMENT_METHODS.map((m) => (
-                  <option key={m} value={m}>
-                    {PAYMENT_METHOD_LABELS[m]}
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
+      )}
+      <label className="check" htmlFor="complete-paid">
+        <input id="complete-paid" type="checkbox" checked={paid} onChange={(e) => setPaid(e.target.checked)} /> Paid now
+      </label>
+      {paid && (
+        <div className="field">
+          <label htmlFor="complete-method">Payment method</label>
+          <select id="complete-method" name="paymentMethod" value={method} onChange={(e) => setMethod(e.target.value as PaymentMethod)}>
+            {PAYMENT_METHODS.map((m) => (
+              <option key={m} value={m}>
+                {PAYMENT_METHOD_LABELS[m]}
+              </option>
+            ))}
+          </select>
         </div>
-        <div className="modal-foot move-foot">
-          <button type="button" className="button button-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-accent" disabled={busy}>
-            Complete job
-          </button>
-        </div>
-      </form>
-    </dialog>
+      )}
+    </Dialog>
   );
 }

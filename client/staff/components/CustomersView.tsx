@@ -9,6 +9,8 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import type { CustomerDetailsDto, CustomerDto, CustomerPageDto, VisitDto } from '#api/customer-schemas.ts';
 import { formatNzd } from '#domain/pricing.ts';
 import { ApiError } from '../lib/staff-api.ts';
+import type { BookingDraft } from './BookingFields.tsx';
+import { CustomerPrivacy, lastOnSite } from './CustomerPrivacy.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { cardDate, dateTime } from './format.ts';
 import './CustomersView.css';
@@ -71,13 +73,38 @@ function Contact({ customer }: { customer: CustomerDto }) {
   );
 }
 
-function CustomerPage({ id, onBack, onSignedOut }: { id: string; onBack(): void; onSignedOut(): void }) {
+/** "Book again": their details, the vehicle of their latest booking, and the address of their latest on-site one. */
+function bookAgainPrefill({ customer, bookings }: CustomerDetailsDto): Partial<BookingDraft> {
+  const last = bookings[0];
+  const address = lastOnSite(bookings);
+  return {
+    name: customer.name,
+    email: customer.email,
+    phone: customer.phone,
+    ...(last ? { service: last.service, vehicleType: last.vehicleType, coatingType: last.coatingType, serviceType: last.serviceType } : {}),
+    ...(address
+      ? { houseNumber: address.houseNumber, streetAddress: address.streetAddress, suburb: address.suburb, city: address.city, postalCode: address.postalCode, region: address.region, landmark: address.landmark }
+      : {}),
+  };
+}
+
+interface CustomerPageProps {
+  id: string;
+  onBack(): void;
+  onSignedOut(): void;
+  /** A correction may make them another customer (another e-mail): their page by its new id. */
+  onOpen(id: string): void;
+  onBookAgain?(prefill: Partial<BookingDraft>): void;
+}
+
+function CustomerPage({ id, onBack, onSignedOut, onOpen, onBookAgain }: CustomerPageProps) {
+  const [version, setVersion] = useState(0);
   const [details, setDetails] = useState<CustomerDetailsDto | null>(null);
   const [error, setError] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     customersApi.one(id).then(setDetails, (caught) => (caught instanceof ApiError && caught.status === 401 ? onSignedOut() : setError(caught instanceof ApiError ? caught.message : 'The customer could not be loaded.')));
-  }, [id, onSignedOut]);
+  }, [id, version, onSignedOut]);
   useEffect(() => {
     if (details) heading.current?.focus();
   }, [details]);
@@ -105,7 +132,6 @@ function CustomerPage({ id, onBack, onSignedOut }: { id: string; onBack(): void;
     );
   }
   const { customer, bookings, messages } = details;
-  const lastService = bookings[0]?.service;
   return (
     <section className="customer-page" aria-labelledby="customer-title">
       {back}
@@ -115,12 +141,22 @@ function CustomerPage({ id, onBack, onSignedOut }: { id: string; onBack(): void;
         </h2>
         <Contact customer={customer} />
         <Facts customer={customer} />
-        <p>
-          <a className="button button-accent button-small" href={lastService ? `/booking?package=${encodeURIComponent(lastService)}` : '/booking'}>
-            Book again
-          </a>
-        </p>
+        {onBookAgain && (
+          <p>
+            <button type="button" className="button button-accent button-small" onClick={() => onBookAgain(bookAgainPrefill(details))}>
+              Book again
+            </button>
+          </p>
+        )}
       </div>
+      <CustomerPrivacy
+        details={details}
+        onCorrected={(newId) => {
+          if (newId === id) setVersion((n) => n + 1);
+          else onOpen(newId);
+        }}
+        onErased={onBack}
+      />
       <h3>Bookings</h3>
       <ul className="customer-bookings">
         {bookings.map((booking) => (
@@ -153,7 +189,7 @@ function CustomerPage({ id, onBack, onSignedOut }: { id: string; onBack(): void;
   );
 }
 
-export default function CustomersView({ onSignedOut }: { onSignedOut(): void }) {
+export default function CustomersView({ onSignedOut, onBookAgain }: { onSignedOut(): void; onBookAgain?(prefill: Partial<BookingDraft>): void }) {
   const [customers, setCustomers] = useState<CustomerDto[] | null>(null);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [query, setQuery] = useState('');
@@ -161,6 +197,8 @@ export default function CustomersView({ onSignedOut }: { onSignedOut(): void }) 
   const [error, setError] = useState<string | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
+  // Back from a customer's page that changed them (corrected, erased): the list is read again.
+  const [reloads, setReloads] = useState(0);
 
   const fail = useCallback((caught: unknown) => (caught instanceof ApiError && caught.status === 401 ? onSignedOut() : setError('The customers could not be loaded.')), [onSignedOut]);
 
@@ -171,7 +209,7 @@ export default function CustomersView({ onSignedOut }: { onSignedOut(): void }) 
       setCustomers(page.data);
       setNextCursor(page.nextCursor);
     }, fail);
-  }, [query, fail]);
+  }, [query, reloads, fail]);
 
   const more = async () => {
     if (!nextCursor) return;
@@ -192,7 +230,13 @@ export default function CustomersView({ onSignedOut }: { onSignedOut(): void }) 
     setQuery(typed.trim());
   };
 
-  if (open) return <CustomerPage id={open} onBack={() => setOpen(null)} onSignedOut={onSignedOut} />;
+  if (open) {
+    const back = () => {
+      setOpen(null);
+      setReloads((n) => n + 1);
+    };
+    return <CustomerPage key={open} id={open} onBack={back} onSignedOut={onSignedOut} onOpen={setOpen} onBookAgain={onBookAgain} />;
+  }
 
   return (
     <section aria-labelledby="customers-title">

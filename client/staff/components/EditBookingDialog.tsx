@@ -1,22 +1,34 @@
 /**
- * "Edit booking" (issue 21): contact details, address, notes, package, size, coating, date, time,
- * van or bay and the price adjustment. "Preview" asks the server what would change (a dry run:
- * the new quote, and whether the new time fits); "Save" sends only the fields changed, with the
- * version the dialog was opened on (a stale one is refused and the booking reloaded). "E-mail the
- * customer" is on when the booking has an address. Loaded lazily from the booking's details.
+ * "Edit booking" (issue 21): contact details, on-site or drop-off and the address, notes,
+ * package, size, coating, date, time (the engine's free starts for the job, the booking's own
+ * place counted free), van or bay and the price adjustment. "Preview" asks the server what would
+ * change (a dry run: the new quote, and whether the new time fits); "Save" sends only the fields
+ * changed, with the version the dialog was opened on (a stale one is refused and the booking
+ * reloaded). "E-mail the customer" is on when the booking has an address. Loaded lazily from the
+ * booking's details.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isCeramic, REGIONS } from '#domain/booking-rules.ts';
-import { COATING_LABELS, COATING_TYPES, PACKAGE_NAMES, VEHICLE_LABELS, VEHICLE_TYPES, type CoatingType, type VehicleType } from '#domain/catalogue.ts';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { FieldError } from '#domain/messages.ts';
-import { TIME_SLOTS } from '#domain/schedule.ts';
-import { SelectField, TextAreaField, TextField, errorFor } from '../../components/Field.tsx';
-import { Icon } from '../../components/Icon.tsx';
-import { ApiError, type BookingDto, type ResourceDto, type StatusChangeDto } from '../lib/staff-api.ts';
+import { ApiError, type BookingDto, type StatusChangeDto } from '../lib/staff-api.ts';
 import { staffBookingApi, type EditAnswer } from '../lib/staff-booking-api.ts';
-import { ADJUSTMENT_NOT_AMOUNT, centsOf, QuoteLines } from './StaffBookingForm.tsx';
-import './BookingModal.css';
-import './StaffBooking.css';
+import {
+  ADJUSTMENT_NOT_AMOUNT,
+  NO_ADDRESS,
+  AddressFieldset,
+  aucklandToday,
+  CustomerFieldset,
+  PriceFieldset,
+  QuoteLines,
+  ServiceFieldset,
+  WhenFieldset,
+  centsOf,
+  draftOf,
+  jobOf,
+  useResources,
+  useStaffSlots,
+  type BookingDraft,
+} from './BookingFields.tsx';
+import { Dialog } from './Dialog.tsx';
 
 export interface EditBookingDialogProps {
   booking: BookingDto;
@@ -27,65 +39,40 @@ export interface EditBookingDialogProps {
   onClose(): void;
 }
 
-function draftOf(b: BookingDto) {
-  return {
-    name: b.name,
-    phone: b.phone,
-    email: b.email,
-    houseNumber: b.houseNumber,
-    streetAddress: b.streetAddress,
-    suburb: b.suburb,
-    city: b.city,
-    postalCode: b.postalCode,
-    region: b.region,
-    landmark: b.landmark,
-    notes: b.notes,
-    service: b.service,
-    vehicleType: b.vehicleType,
-    coatingType: b.coatingType,
-    date: b.date,
-    time: b.time,
-    resourceId: b.resourceId ?? '',
-    adjustment: b.quote.adjustment ? (b.quote.adjustment.cents / 100).toFixed(2) : '',
-    adjustmentReason: b.quote.adjustment?.reason ?? '',
-  };
-}
-type Draft = ReturnType<typeof draftOf>;
+const TEXT_FIELDS = ['name', 'phone', 'email', 'houseNumber', 'streetAddress', 'suburb', 'city', 'postalCode', 'region', 'landmark', 'notes', 'serviceType', 'service', 'date', 'time'] as const;
 
 export default function EditBookingDialog({ booking, onSaved, onStale, onSignedOut, onClose }: EditBookingDialogProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const original = draftOf(booking);
-  const [draft, setDraft] = useState<Draft>(original);
+  const [draft, setDraft] = useState<BookingDraft>(original);
   const [notify, setNotify] = useState(booking.email !== '');
-  const [resources, setResources] = useState<ResourceDto[]>([]);
+  const resources = useResources();
+  const slots = useStaffSlots(draft, booking._id);
   const [preview, setPreview] = useState<EditAnswer | null>(null);
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const set = (field: keyof Draft) => (value: string) => {
+  const change = (patch: Partial<BookingDraft>) => {
     setPreview(null);
-    setDraft((d) => ({ ...d, [field]: value }));
+    setDraft((d) => ({ ...d, ...patch }));
   };
-  const onsite = booking.serviceType === 'onsite';
-  const ceramic = isCeramic(draft.service);
-
+  const [today] = useState(aucklandToday);
+  // The answer to "Preview" is below the fields: brought into view, or a phone would not show it.
   useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    staffBookingApi.resources().then(setResources, () => setResources([]));
-  }, []);
+    if (preview) document.getElementById('eb-preview-title')?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, [preview]);
 
-  /** Only what differs from the booking as opened. */
+  /** Only what differs from the booking as opened (a drop-off sends no address: the server clears it). */
   const changedFields = (): Record<string, unknown> | undefined => {
     const body: Record<string, unknown> = {};
-    for (const field of ['name', 'phone', 'email', 'houseNumber', 'streetAddress', 'suburb', 'city', 'postalCode', 'region', 'landmark', 'notes', 'service', 'date', 'time'] as const) {
+    for (const field of TEXT_FIELDS) {
+      if (draft.serviceType === 'dropoff' && field in NO_ADDRESS) continue;
       if (draft[field] !== original[field]) body[field] = draft[field];
     }
     if (draft.vehicleType !== original.vehicleType) {
       body.vehicleType = draft.vehicleType;
       body.selectedVehicleType = draft.vehicleType;
     }
-    const coating = ceramic ? draft.coatingType || 'coat1' : '';
+    const coating = jobOf(draft).coatingType;
     if (coating !== original.coatingType) body.coatingType = coating;
     if (draft.resourceId !== original.resourceId) body.resourceId = draft.resourceId || null;
     if (draft.adjustment !== original.adjustment || draft.adjustmentReason !== original.adjustmentReason) {
@@ -129,137 +116,51 @@ export default function EditBookingDialog({ booking, onSaved, onStale, onSignedO
     event.preventDefault();
     void send(false);
   };
-  const lanes = resources.filter((r) => r.active && r.kind === booking.serviceType);
+  const fields = { idPrefix: 'eb', draft, errors, change };
   return (
-    <dialog ref={dialog} className="booking-modal staff-booking" aria-labelledby="edit-booking-title" onClose={onClose} onCancel={onClose}>
-      <form onSubmit={submit} noValidate>
-        <div className="modal-head">
-          <h2 id="edit-booking-title">Edit booking {booking.reference}</h2>
-          <button type="button" className="icon-button" aria-label="Close without saving" onClick={onClose}>
-            <Icon name="close" />
-          </button>
-        </div>
-        <div className="modal-body form">
-          {refusal && (
-            <p className="notice notice-error" role="alert">
-              {refusal}
-            </p>
-          )}
-          <fieldset>
-            <legend>Customer</legend>
-            <TextField idPrefix="eb" name="name" label="Name" required autoComplete="off" value={draft.name} maxLength={100} error={errorFor(errors, 'name')} onChange={set('name')} />
-            <TextField idPrefix="eb" name="phone" label="Phone" type="tel" required autoComplete="off" value={draft.phone} maxLength={20} error={errorFor(errors, 'phone')} onChange={set('phone')} />
-            <TextField idPrefix="eb" name="email" label="E-mail" type="email" autoComplete="off" value={draft.email} maxLength={254} error={errorFor(errors, 'email')} onChange={set('email')} />
-            <TextAreaField idPrefix="eb" name="notes" label="Notes" rows={3} value={draft.notes} maxLength={1000} error={errorFor(errors, 'notes')} onChange={set('notes')} />
-          </fieldset>
-          {onsite && (
-            <fieldset>
-              <legend>Address</legend>
-              <TextField idPrefix="eb" name="houseNumber" label="House/unit number" required value={draft.houseNumber} maxLength={20} error={errorFor(errors, 'houseNumber')} onChange={set('houseNumber')} />
-              <TextField idPrefix="eb" name="streetAddress" label="Street" required value={draft.streetAddress} maxLength={120} error={errorFor(errors, 'streetAddress')} onChange={set('streetAddress')} />
-              <TextField idPrefix="eb" name="suburb" label="Suburb" required value={draft.suburb} maxLength={80} error={errorFor(errors, 'suburb')} onChange={set('suburb')} />
-              <TextField idPrefix="eb" name="city" label="City" required value={draft.city} maxLength={80} error={errorFor(errors, 'city')} onChange={set('city')} />
-              <TextField idPrefix="eb" name="postalCode" label="Postal code" required value={draft.postalCode} maxLength={10} error={errorFor(errors, 'postalCode')} onChange={set('postalCode')} />
-              <SelectField idPrefix="eb" name="region" label="Region" required placeholder="Choose a region" options={REGIONS} value={draft.region} error={errorFor(errors, 'region')} onChange={set('region')} />
-              <TextField idPrefix="eb" name="landmark" label="Landmark" value={draft.landmark} maxLength={200} error={errorFor(errors, 'landmark')} onChange={set('landmark')} />
-            </fieldset>
-          )}
-          <fieldset>
-            <legend>Service</legend>
-            <SelectField idPrefix="eb" name="service" label="Package" required placeholder="Choose a package" options={PACKAGE_NAMES} value={draft.service} error={errorFor(errors, 'service')} onChange={set('service')} />
-            <SelectField
-              idPrefix="eb"
-              name="vehicleType"
-              label="Vehicle size"
-              required
-              placeholder="Choose a size"
-              options={VEHICLE_TYPES}
-              labelOf={(v) => VEHICLE_LABELS[v as VehicleType]}
-              value={draft.vehicleType}
-              error={errorFor(errors, 'vehicleType')}
-              onChange={set('vehicleType')}
-            />
-            {ceramic && (
-              <SelectField
-                idPrefix="eb"
-                name="coatingType"
-                label="Coating"
-                placeholder="1 year (default)"
-                options={COATING_TYPES}
-                labelOf={(c) => COATING_LABELS[c as CoatingType]}
-                value={draft.coatingType}
-                error={errorFor(errors, 'coatingType')}
-                onChange={set('coatingType')}
-              />
-            )}
-          </fieldset>
-          <fieldset>
-            <legend>When</legend>
-            <TextField idPrefix="eb" name="date" label="Date" type="date" required value={draft.date} error={errorFor(errors, 'date')} onChange={set('date')} />
-            <SelectField idPrefix="eb" name="time" label="Start time" required placeholder="Choose a time" options={TIME_SLOTS} value={draft.time} error={errorFor(errors, 'time')} onChange={set('time')} />
-            <SelectField
-              idPrefix="eb"
-              name="resourceId"
-              label={onsite ? 'Van' : 'Bay'}
-              placeholder="Let the schedule choose"
-              options={lanes.map((r) => r.id)}
-              labelOf={(id) => lanes.find((r) => r.id === id)?.name ?? id}
-              value={draft.resourceId}
-              error={errorFor(errors, 'resourceId')}
-              onChange={set('resourceId')}
-            />
-          </fieldset>
-          <fieldset>
-            <legend>Price</legend>
-            <TextField
-              idPrefix="eb"
-              name="priceAdjustmentCents"
-              label="Adjust the price by ($)"
-              hint="e.g. 25 for more, -10 for less; empty or 0 for none."
-              value={draft.adjustment}
-              maxLength={10}
-              error={errorFor(errors, 'priceAdjustmentCents')}
-              onChange={set('adjustment')}
-            />
-            {centsOf(draft.adjustment) ? (
-              <TextField idPrefix="eb" name="priceAdjustmentReason" label="Reason for the adjustment" required value={draft.adjustmentReason} maxLength={200} error={errorFor(errors, 'priceAdjustmentReason')} onChange={set('adjustmentReason')} />
-            ) : null}
-          </fieldset>
-          <label className="check" htmlFor="eb-notify">
-            <input id="eb-notify" type="checkbox" checked={notify} disabled={draft.email.trim() === ''} onChange={(event) => setNotify(event.target.checked)} />
-            E-mail the customer what changed
-          </label>
-          <div aria-live="polite">
-            {preview && (
-              <section aria-labelledby="eb-preview-title">
-                <h3 id="eb-preview-title">What will change</h3>
-                <dl className="change-lines">
-                  {preview.changes.map((change) => (
-                    <div key={change.field}>
-                      <dt>{change.field}</dt>
-                      <dd>{`${change.from || '(none)'} → ${change.to || '(none)'}`}</dd>
-                    </div>
-                  ))}
-                </dl>
-                <h3>New price</h3>
-                <QuoteLines quote={preview.quote} />
-                <p>{preview.customerNotified ? 'The customer will be e-mailed the changes with an updated calendar invitation.' : 'The customer will not be e-mailed.'}</p>
-              </section>
-            )}
-          </div>
-        </div>
-        <div className="modal-foot">
-          <button type="button" className="button button-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="button button-ghost" disabled={busy} onClick={() => void send(true)}>
-            Preview
-          </button>
-          <button type="submit" className="button button-accent" disabled={busy}>
-            Save changes
-          </button>
-        </div>
-      </form>
-    </dialog>
+    <Dialog
+      id="edit-booking"
+      className="staff-booking"
+      title={`Edit booking ${booking.reference}`}
+      closeLabel="Close without saving"
+      onClose={onClose}
+      onSubmit={submit}
+      refusal={refusal}
+      submitLabel="Save changes"
+      busy={busy}
+      otherActions={
+        <button type="button" className="button button-ghost" disabled={busy} onClick={() => void send(true)}>
+          Preview
+        </button>
+      }
+    >
+      <CustomerFieldset {...fields} />
+      <ServiceFieldset {...fields} />
+      <AddressFieldset {...fields} />
+      <WhenFieldset {...fields} today={today} slots={slots} resources={resources} />
+      <PriceFieldset {...fields} hint="e.g. 25 for more, -10 for less; empty or 0 for none." />
+      <label className="check" htmlFor="eb-notify">
+        <input id="eb-notify" type="checkbox" checked={notify} disabled={draft.email.trim() === ''} onChange={(event) => setNotify(event.target.checked)} />
+        E-mail the customer what changed
+      </label>
+      <div aria-live="polite">
+        {preview && (
+          <section aria-labelledby="eb-preview-title">
+            <h3 id="eb-preview-title">What will change</h3>
+            <dl className="change-lines">
+              {preview.changes.map((change) => (
+                <div key={change.field}>
+                  <dt>{change.field}</dt>
+                  <dd>{`${change.from || '(none)'} → ${change.to || '(none)'}`}</dd>
+                </div>
+              ))}
+            </dl>
+            <h3>New price</h3>
+            <QuoteLines quote={preview.quote} />
+            <p>{preview.customerNotified ? 'The customer will be e-mailed the changes with an updated calendar invitation.' : 'The customer will not be e-mailed.'}</p>
+          </section>
+        )}
+      </div>
+    </Dialog>
   );
 }

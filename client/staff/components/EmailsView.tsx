@@ -21,6 +21,7 @@ const KIND_LABELS: Record<string, string> = {
   'staff-new-booking': 'New booking (staff)',
   'staff-contact-message': 'Contact message (staff)',
   'booking-links': 'Booking links (Find my booking)',
+  'staff-invitation': 'Staff invitation',
 };
 
 function Preview({ id, onClose }: { id: string; onClose(): void }) {

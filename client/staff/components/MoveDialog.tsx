@@ -3,13 +3,12 @@
  * choose". A form in a native modal <dialog> (keyboard first, no dragging); the server's engine
  * decides, and its refusal is shown as it says it (full, closed, outside the hours, that van busy).
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { FieldError } from '#domain/messages.ts';
 import { SelectField, TextField, errorFor } from '../../components/Field.tsx';
 import { ApiError, staffApi, type BookingDto, type ResourceDto } from '../lib/staff-api.ts';
-import { Icon } from '../../components/Icon.tsx';
+import { Dialog } from './Dialog.tsx';
 import { longDate } from './format.ts';
-import './BookingModal.css';
 
 export interface MoveDialogProps {
   booking: BookingDto;
@@ -25,15 +24,10 @@ export interface MoveDialogProps {
 }
 
 export function MoveDialog({ booking, resources, times, today, onMoved, onStale, onSignedOut, onClose }: MoveDialogProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const [draft, setDraft] = useState({ date: booking.date < today ? today : booking.date, time: booking.time, resourceId: booking.resourceId ?? '' });
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -59,47 +53,33 @@ export function MoveDialog({ booking, resources, times, today, onMoved, onStale,
   const kindWord = booking.serviceType === 'onsite' ? 'van' : 'bay';
   const nameOf = (id: string) => resources.find((r) => r.id === id)?.name ?? id;
   return (
-    <dialog ref={dialog} className="booking-modal move-dialog" aria-labelledby="move-title" onClose={onClose} onCancel={onClose}>
-      <form onSubmit={submit} noValidate>
-        <div className="modal-head">
-          <h2 id="move-title">Move {booking.name}’s job</h2>
-          <button type="button" className="icon-button" aria-label="Close without moving" onClick={onClose}>
-            <Icon name="close" />
-          </button>
-        </div>
-        <div className="modal-body form">
-          <p>
-            {booking.service} · {booking.vehicleType.toUpperCase()} · now {longDate(booking.date)} at {booking.time}
-            {booking.resourceId ? `, ${nameOf(booking.resourceId)}` : `, no ${kindWord} yet`}
-          </p>
-          {refusal && (
-            <p className="notice notice-error" role="alert">
-              {refusal}
-            </p>
-          )}
-          <TextField idPrefix="move" name="date" label="Date" type="date" nativeRequired min={today} value={draft.date} error={errorFor(errors, 'date')} onChange={(date) => setDraft((d) => ({ ...d, date }))} />
-          <SelectField idPrefix="move" name="time" label="Start time" placeholder="Choose a time" options={times} value={draft.time} error={errorFor(errors, 'time')} onChange={(time) => setDraft((d) => ({ ...d, time }))} />
-          <SelectField
-            idPrefix="move"
-            name="resourceId"
-            label={booking.serviceType === 'onsite' ? 'Van' : 'Bay'}
-            placeholder="Let the schedule choose"
-            options={resources.map((r) => r.id)}
-            labelOf={nameOf}
-            value={draft.resourceId}
-            error={errorFor(errors, 'resourceId')}
-            onChange={(resourceId) => setDraft((d) => ({ ...d, resourceId }))}
-          />
-        </div>
-        <div className="modal-foot move-foot">
-          <button type="button" className="button button-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-accent" disabled={busy}>
-            Move job
-          </button>
-        </div>
-      </form>
-    </dialog>
+    <Dialog
+      id="move"
+      title={`Move ${booking.name}’s job`}
+      closeLabel="Close without moving"
+      onClose={onClose}
+      onSubmit={submit}
+      refusal={refusal}
+      submitLabel="Move job"
+      busy={busy}
+    >
+      <p>
+        {booking.service} · {booking.vehicleType.toUpperCase()} · now {longDate(booking.date)} at {booking.time}
+        {booking.resourceId ? `, ${nameOf(booking.resourceId)}` : `, no ${kindWord} yet`}
+      </p>
+      <TextField idPrefix="move" name="date" label="Date" type="date" nativeRequired min={today} value={draft.date} error={errorFor(errors, 'date')} onChange={(date) => setDraft((d) => ({ ...d, date }))} />
+      <SelectField idPrefix="move" name="time" label="Start time" placeholder="Choose a time" options={times} value={draft.time} error={errorFor(errors, 'time')} onChange={(time) => setDraft((d) => ({ ...d, time }))} />
+      <SelectField
+        idPrefix="move"
+        name="resourceId"
+        label={booking.serviceType === 'onsite' ? 'Van' : 'Bay'}
+        placeholder="Let the schedule choose"
+        options={resources.map((r) => r.id)}
+        labelOf={nameOf}
+        value={draft.resourceId}
+        error={errorFor(errors, 'resourceId')}
+        onChange={(resourceId) => setDraft((d) => ({ ...d, resourceId }))}
+      />
+    </Dialog>
   );
 }

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { PAYMENT_METHOD_LABELS, PAYMENT_METHODS, type PaymentMethod } from '#domain/completion.ts';
 import { formatNzd } from '#domain/pricing.ts';
-import { ApiError, call } from '../lib/staff-api.ts';
+import { ApiError, call, send } from '../lib/staff-api.ts';
 import './TakingsPanel.css';
 
 interface TakingsJob {
@@ -43,7 +43,7 @@ function UnpaidJob({ job, onPaid, onSignedOut }: { job: TakingsJob; onPaid(): vo
     setBusy(true);
     setError(null);
     try {
-      await call(`/v1/bookings/${job.bookingId}/payment`, { method: 'POST', body: JSON.stringify({ version: job.version, paymentMethod: method }) });
+      await send('POST', `/v1/bookings/${job.bookingId}/payment`, { version: job.version, paymentMethod: method });
       onPaid();
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 401) return onSignedOut();

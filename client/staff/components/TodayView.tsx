@@ -6,7 +6,7 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { telHref } from '#domain/business.ts';
-import { ApiError, call, staffApi, type BookingDto, type ScheduleDayDto, type StatusChangeDto } from '../lib/staff-api.ts';
+import { ApiError, send, staffApi, type BookingDto, type ScheduleDayDto, type StatusChangeDto } from '../lib/staff-api.ts';
 import { longDate } from './format.ts';
 import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './TodayView.css';
@@ -14,7 +14,6 @@ import './TodayView.css';
 const BookingNotes = lazy(() => import('./BookingNotes.tsx'));
 
 type Changed = { booking: BookingDto; history: StatusChangeDto[] };
-const post = (url: string, body: unknown) => call<Changed>(url, { method: 'POST', body: JSON.stringify(body) });
 
 /** The Auckland wall time of an instant: '9:05 am'. */
 const clockOf = (iso: string) =>
@@ -38,7 +37,7 @@ function Job({ booking, onChanged, onComplete, onSignedOut }: { booking: Booking
     setBusy(true);
     setMessage(null);
     try {
-      const changed = await post(`/v1/bookings/${booking._id}/${what}`, what === 'on-the-way' ? { version: booking.version, minutes } : { version: booking.version });
+      const changed = await send<Changed>('POST', `/v1/bookings/${booking._id}/${what}`, what === 'on-the-way' ? { version: booking.version, minutes } : { version: booking.version });
       onChanged(changed.booking);
       setMessage({ text: what === 'on-the-way' ? (changed.booking.email ? 'The customer has been e-mailed.' : 'Recorded (no e-mail address to tell).') : 'Started.' });
     } catch (caught) {

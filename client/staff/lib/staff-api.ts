@@ -66,6 +66,11 @@ export async function call<T>(url: string, init?: RequestInit): Promise<T> {
   return body as T;
 }
 
+/** A JSON write to the staff API: the body sent as JSON with the method given. */
+export function send<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body: unknown): Promise<T> {
+  return call<T>(url, { method, body: JSON.stringify(body) });
+}
+
 export interface BookingFilters {
   q: string;
   service: string;
@@ -95,39 +100,33 @@ export const staffApi = {
   services: () => call<{ data: string[] }>('/v1/bookings/services'),
   booking: (id: string) => call<{ booking: BookingDto; history: StatusChangeDto[] }>(`/v1/bookings/${id}`),
   changeStatus: (booking: BookingDto, status: string) =>
-    call<{ booking: BookingDto; history: StatusChangeDto[] }>(`/v1/bookings/${booking._id}/status`, {
-      method: 'POST',
-      body: JSON.stringify({ status, version: booking.version }),
-    }),
+    send<{ booking: BookingDto; history: StatusChangeDto[] }>('POST', `/v1/bookings/${booking._id}/status`, { status, version: booking.version }),
   unreadMessages: () => call<{ unread: number }>('/v1/contact-messages?unread=true&limit=1'),
   messages: () => call<{ data: ContactMessageDto[]; unread: number; nextCursor: string | null }>('/v1/contact-messages?limit=50'),
-  markMessage: (id: string, read: boolean) => call<ContactMessageDto>(`/v1/contact-messages/${id}/read`, { method: 'POST', body: JSON.stringify({ read }) }),
+  markMessage: (id: string, read: boolean) => send<ContactMessageDto>('POST', `/v1/contact-messages/${id}/read`, { read }),
   closures: (from = '', to = '') =>
     call<{ from: string; to: string; data: ClosureListItem[] }>(`/v1/closures?${new URLSearchParams(Object.entries({ from, to }).filter(([, v]) => v))}`),
   close: (closure: ClosureRequest) =>
-    call<ClosureDto & { affectedBookings: BookingDto[] }>('/v1/closures', { method: 'POST', body: JSON.stringify(closure) }),
+    send<ClosureDto & { affectedBookings: BookingDto[] }>('POST', '/v1/closures', closure),
   reopen: (id: string) => call<unknown>(`/v1/closures/${id}`, { method: 'DELETE' }),
   weeklyClosedDays: () => call<{ days: Weekday[] }>('/v1/schedule/weekly-closed-days'),
   setWeeklyClosedDays: (days: Weekday[]) =>
-    call<{ days: Weekday[]; affectedBookings: BookingDto[] }>('/v1/schedule/weekly-closed-days', { method: 'PUT', body: JSON.stringify({ days }) }),
+    send<{ days: Weekday[]; affectedBookings: BookingDto[] }>('PUT', '/v1/schedule/weekly-closed-days', { days }),
   /** One day of the schedule; without a date, today in Auckland (the answer says which). */
   schedule: (date: string) => call<ScheduleDayDto>(date ? `/v1/schedule?date=${encodeURIComponent(date)}` : '/v1/schedule'),
   scheduleWeek: (from: string) => call<ScheduleWeekDto>(`/v1/schedule/week?from=${encodeURIComponent(from)}`),
   /** "Release as spam": cancelled without e-mail to the customer, places freed; the rest come back as skipped. */
-  release: (ids: string[], reason: string) => call<ReleaseResultDto>('/v1/bookings/release', { method: 'POST', body: JSON.stringify({ ids, reason }) }),
+  release: (ids: string[], reason: string) => send<ReleaseResultDto>('POST', '/v1/bookings/release', { ids, reason }),
   move: (booking: BookingDto, target: { date: string; time: string; resourceId: string | null }) =>
-    call<{ booking: BookingDto; history: StatusChangeDto[] }>(`/v1/bookings/${booking._id}/move`, {
-      method: 'POST',
-      body: JSON.stringify({ version: booking.version, ...target }),
-    }),
+    send<{ booking: BookingDto; history: StatusChangeDto[] }>('POST', `/v1/bookings/${booking._id}/move`, { version: booking.version, ...target }),
   resources: () => call<{ data: ResourceDto[] }>('/v1/resources'),
-  addResource: (resource: { name: string; kind: string }) => call<ResourceDto>('/v1/resources', { method: 'POST', body: JSON.stringify(resource) }),
+  addResource: (resource: { name: string; kind: string }) => send<ResourceDto>('POST', '/v1/resources', resource),
   changeResource: (id: string, changes: { name?: string; active?: boolean; position?: number }) =>
-    call<ResourceDto>(`/v1/resources/${id}`, { method: 'PATCH', body: JSON.stringify(changes) }),
+    send<ResourceDto>('PATCH', `/v1/resources/${id}`, changes),
   workingHours: () => call<WorkingHoursDto>('/v1/working-hours'),
   setWorkingHours: (kind: 'onsite' | 'dropoff', week: WeekHoursDto) =>
-    call<{ hours: WeekHoursDto; outside: BookingDto[] }>(`/v1/working-hours/${kind}`, { method: 'PUT', body: JSON.stringify(week) }),
-  setTravelBuffer: (minutes: number) => call<{ minutes: number }>('/v1/travel-buffer', { method: 'PUT', body: JSON.stringify({ minutes }) }),
+    send<{ hours: WeekHoursDto; outside: BookingDto[] }>('PUT', `/v1/working-hours/${kind}`, week),
+  setTravelBuffer: (minutes: number) => send<{ minutes: number }>('PUT', '/v1/travel-buffer', { minutes }),
   emails: (options: { bookingId?: string; cursor?: string | null } = {}) => {
     const params = new URLSearchParams({ limit: '50' });
     if (options.bookingId) params.set('bookingId', options.bookingId);

@@ -5,7 +5,7 @@
 import type { DayAvailability } from '#domain/availability.ts';
 import type { Quote } from '#domain/pricing.ts';
 import type { BookingChangeDto, BookingDto, ResourceDto, StatusChangeDto } from '#api/schemas.ts';
-import { ApiError, call } from './staff-api.ts';
+import { ApiError, call, send } from './staff-api.ts';
 import { jobParams, type JobChoice } from '../../lib/availability-api.ts';
 
 export type { BookingChangeDto };
@@ -19,13 +19,12 @@ export interface EditAnswer {
   dryRun: boolean;
 }
 
-const json = (method: string, body: unknown): RequestInit => ({ method, body: JSON.stringify(body) });
-
 export const staffBookingApi = {
   resources: () => call<{ data: ResourceDto[] }>('/v1/resources').then((answer) => answer.data),
-  /** Start times as staff may book them (today from the next whole hour). */
-  availability: (date: string, job: JobChoice) => call<DayAvailability>(`/v1/availability/staff?date=${encodeURIComponent(date)}&${jobParams(job)}`),
-  quote: (choice: { service: string; vehicleType: string; selectedVehicleType: string; coatingType: string; email: string }) => call<Quote>('/v1/quote', json('POST', choice)),
+  /** Start times as staff may book them (today from the next whole hour); a booking being edited does not stand in its own way. */
+  availability: (date: string, job: JobChoice, bookingId?: string) =>
+    call<DayAvailability>(`/v1/availability/staff?date=${encodeURIComponent(date)}&${jobParams(job)}${bookingId ? `&bookingId=${encodeURIComponent(bookingId)}` : ''}`),
+  quote: (choice: { service: string; vehicleType: string; selectedVehicleType: string; coatingType: string; email: string }) => send<Quote>('POST', '/v1/quote', choice),
   /** A staff booking; the key makes a double tap or a retry one booking. */
   create: async (body: Record<string, unknown>, key: string) => {
     const response = await fetch('/v1/bookings', { method: 'POST', body: JSON.stringify(body), headers: { accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': key } });
@@ -34,5 +33,5 @@ export const staffBookingApi = {
     return answer as { message: string; booking: BookingDto; quote: Quote };
   },
   details: (id: string) => call<{ booking: BookingDto; history: StatusChangeDto[] }>(`/v1/bookings/${encodeURIComponent(id)}`),
-  edit: (id: string, body: Record<string, unknown>) => call<EditAnswer>(`/v1/bookings/${encodeURIComponent(id)}`, json('PATCH', body)),
+  edit: (id: string, body: Record<string, unknown>) => send<EditAnswer>('PATCH', `/v1/bookings/${encodeURIComponent(id)}`, body),
 };

@@ -7,6 +7,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { BookingsView } from '../components/BookingsView.tsx';
 import { staffApi, type BookingDto } from '../lib/staff-api.ts';
+import type { BookingDraft } from '../components/BookingFields.tsx';
 import type { PageProps } from '../../page-props.ts';
 import type { DashboardState } from '../../page-state.ts';
 import '../../components/Field.css';
@@ -16,6 +17,7 @@ import './DashboardPage.css';
 const ScheduleView = lazy(() => import('../components/ScheduleView.tsx'));
 const EmailsView = lazy(() => import('../components/EmailsView.tsx'));
 const CustomersView = lazy(() => import('../components/CustomersView.tsx'));
+const StaffMembersView = lazy(() => import('../components/StaffMembersView.tsx'));
 const StaffBookingForm = lazy(() => import('../components/StaffBookingForm.tsx'));
 const DayView = lazy(() => import('../components/DayView.tsx'));
 const TodayView = lazy(() => import('../components/TodayView.tsx'));
@@ -25,7 +27,7 @@ const Inbox = lazy(() => import('../components/Inbox.tsx').then((module) => ({ d
 
 export const WRONG_PASSWORD_ALERT = 'Incorrect password! Redirecting...';
 
-function SignInForm({ error }: { error: string | null }) {
+function SignInForm({ error, email }: { error: string | null; email: string }) {
   return (
     <section className="section">
       <div className="container narrow">
@@ -36,6 +38,10 @@ function SignInForm({ error }: { error: string | null }) {
               {error}
             </p>
           )}
+          <div className="field">
+            <label htmlFor="sign-in-email">E-mail (staff accounts; leave empty for the owner’s sign-in)</label>
+            <input id="sign-in-email" name="email" type="email" autoComplete="username" maxLength={254} defaultValue={email} />
+          </div>
           <div className="field">
             <label htmlFor="sign-in-name">Your name (shown in booking histories)</label>
             <input id="sign-in-name" name="name" autoComplete="name" maxLength={60} />
@@ -67,13 +73,15 @@ function StaffBar({ businessName }: { businessName: string }) {
   );
 }
 
-type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'today' | 'takings';
+type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'today' | 'takings' | 'staff';
 
 export default function DashboardPage({ state, business }: PageProps<DashboardState>) {
   const [signedIn, setSignedIn] = useState(state.signedIn);
   const [tab, setTab] = useState<Tab>('bookings');
   const [unread, setUnread] = useState<number | null>(null);
   const [newBooking, setNewBooking] = useState(false);
+  // "Book again" from a customer's page: the form opens filled with their details.
+  const [bookingPrefill, setBookingPrefill] = useState<Partial<BookingDraft> | undefined>(undefined);
   const [taken, setTaken] = useState(0);
   const [completing, setCompleting] = useState<BookingDto | null>(null);
   const [completed, setCompleted] = useState(0);
@@ -109,7 +117,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
         </div>
       </section>
     ) : (
-      <SignInForm error={state.signInError} />
+      <SignInForm error={state.signInError} email={state.signInEmail ?? ''} />
     );
     return (
       <>
@@ -128,6 +136,8 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
     { key: 'emails', label: 'E-mails' },
     { key: 'customers', label: 'Customers' },
     { key: 'takings', label: 'Takings' },
+    // Staff accounts: the owner's alone (issue 22).
+    ...(state.staffRole === 'owner' || (prompt && !state.signedIn) ? [{ key: 'staff' as const, label: 'Staff' }] : []),
   ];
   return (
     <>
@@ -136,7 +146,10 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
       <div className="container">
         <div className="dashboard-head">
           <h1>Booking Dashboard</h1>
-          <button type="button" className="button button-accent button-small" onClick={() => setNewBooking(true)}>
+          <button type="button" className="button button-accent button-small" onClick={() => {
+              setBookingPrefill(undefined);
+              setNewBooking(true);
+            }}>
             New booking
           </button>
           <form method="post" action="/dashboard/logout">
@@ -161,7 +174,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
         {tab === 'bookings' && <BookingsView key={taken} onSignedOut={signedOut} />}
         {newBooking && (
           <Suspense fallback={<TabLoading what="the booking form" />}>
-            <StaffBookingForm onCreated={() => setTaken((n) => n + 1)} onSignedOut={signedOut} onClose={() => setNewBooking(false)} />
+            <StaffBookingForm key={JSON.stringify(bookingPrefill ?? {})} prefill={bookingPrefill} onCreated={() => setTaken((n) => n + 1)} onSignedOut={signedOut} onClose={() => setNewBooking(false)} />
           </Suspense>
         )}
         {tab === 'today' && (
@@ -204,7 +217,18 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
         )}
         {tab === 'customers' && (
           <Suspense fallback={<TabLoading what="the customers" />}>
-            <CustomersView onSignedOut={signedOut} />
+            <CustomersView
+              onSignedOut={signedOut}
+              onBookAgain={(prefill) => {
+                setBookingPrefill(prefill);
+                setNewBooking(true);
+              }}
+            />
+          </Suspense>
+        )}
+        {tab === 'staff' && (
+          <Suspense fallback={<TabLoading what="the staff accounts" />}>
+            <StaffMembersView onSignedOut={signedOut} />
           </Suspense>
         )}
         {tab === 'emails' && (

@@ -16,6 +16,8 @@ export default fp(
     const infoEnabled = (pino.levels.values[app.log.level] ?? Infinity) <= pino.levels.values.info!;
     if (mode === 'none' || !infoEnabled) return;
     const minimumStatus = mode === 'errors' ? 400 : 0;
+    // The lean path's answers (200 and 304 of cached pages) are logged by it, to the same logger.
+    if (mode === 'all') app.directPages.logTo(app.log);
     // A callback hook, not an async one: it runs on every request.
     app.addHook('onResponse', (request, reply, done) => {
       const status = reply.statusCode;

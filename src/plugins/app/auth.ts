@@ -8,7 +8,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { checkSession, endSession, passwordFingerprint, resolveAdminPassword, startSession, verifyPassword } from '../../services/auth.service.ts';
+import { randomBytes } from 'node:crypto';
+import { checkSession, endSession, hashPassword, hashSessionId, passwordFingerprint, resolveAdminPassword, startSession, verifyPassword } from '../../services/auth.service.ts';
+import { findMemberForSignIn } from '../../db/staff-members.repository.ts';
 import { deviceKey, issueDeviceToken, verifyDeviceToken } from '../../services/device-cookie.ts';
 import { forbidden, unauthorized } from '../../errors.ts';
 
@@ -21,11 +23,15 @@ declare module 'fastify' {
        * the sign-in attempts from every address together have failed too often, unless the
        * client carries a valid device cookie that has not itself sent too many wrong passwords.
        */
-      login(request: FastifyRequest, password: string, staffName?: string): Promise<string | undefined>;
+      login(request: FastifyRequest, credentials: SignInCredentials): Promise<string | undefined>;
       logout(request: FastifyRequest, reply: FastifyReply): Promise<void>;
       /** Sets the session cookie, and a new device cookie (when they are on) for both sign-in doors. */
       setSessionCookie(reply: FastifyReply, sessionId: string): void;
       isSignedIn(request: FastifyRequest): Promise<boolean>;
+      /** Who the request's session belongs to, or undefined without a live session. */
+      signedInStaff(request: FastifyRequest): Promise<SignedInStaff | undefined>;
+      /** The SHA-256 of the request's session id (the session a password change keeps). */
+      sessionIdHash(request: FastifyRequest): string | undefined;
     };
     requireStaff(request: FastifyRequest): Promise<void>;
     /**
@@ -41,6 +47,16 @@ declare module 'fastify' {
 }
 
 export type StaffRole = 'owner' | 'staff';
+
+/**
+ * What a sign-in sends: a member's e-mail and password, or the owner's configured password alone
+ * (with the name to show in histories, optional).
+ */
+export interface SignInCredentials {
+  password: string;
+  email?: string;
+  name?: string;
+}
 
 export interface SignedInStaff {
   name: string;
@@ -102,6 +118,20 @@ export default fp(
       }
       app.log.info({ source: resolved.origin }, 'admin password ready');
     });
+    // Checked when no account has the address given, so that an unknown address takes as long to
+    // refuse as a wrong password: a hash made with the members' parameters, begun at the first
+    // sign-in with an e-mail (not at start, which would cost every start an argon2 hash); until it
+    // is ready the owner's hash stands in.
+    let dummyHash: string | undefined;
+    let dummyHashStarted = false;
+    function startDummyHash(): void {
+      if (dummyHashStarted) return;
+      dummyHashStarted = true;
+      hashPassword(randomBytes(18).toString('base64url')).then(
+        (hash) => (dummyHash = hash),
+        () => (dummyHashStarted = false),
+      );
+    }
     if (device.maxAgeMs > 0) {
       app.database.addStartupTask('device cookie key', async (db) => {
         deviceSigningKey = await deviceKey(db);
@@ -133,20 +163,33 @@ export default fp(
       return id === undefined || !adminHash ? undefined : checkSession(app.db, id, policy, fingerprint);
     }
 
+    /** The member's session id, or undefined when the address or password is wrong (in the same time either way). */
+    async function memberSignIn(email: string, password: string): Promise<string | undefined> {
+      const member = await findMemberForSignIn(app.db, email);
+      const hash = member?.password_hash ?? dummyHash ?? adminHash;
+      const right = hash !== undefined && (await verifyPassword(hash, password));
+      if (!member?.password_hash || !right) return undefined;
+      return startSession(app.db, policy, passwordFingerprint(member.password_hash), member.name, new Date(), member.id);
+    }
+
     async function isSignedIn(request: FastifyRequest): Promise<boolean> {
       return (await sessionOf(request)) !== undefined;
     }
 
     app.decorate('staffAuth', {
       cookieName,
-      async login(request: FastifyRequest, password: string, staffName?: string) {
+      async login(request: FastifyRequest, { password, email, name }: SignInCredentials) {
         app.database.assertReady();
         const trustedDevice = await app.limits.failedSignIns.assertOpen(request, deviceIdOf(request));
-        if (!adminHash || !(await verifyPassword(adminHash, password))) {
-          await app.limits.failedSignIns.record(request, trustedDevice);
-          return undefined;
+        const trimmedEmail = email?.trim();
+        let sessionId: string | undefined;
+        if (trimmedEmail) {
+          startDummyHash();
+          sessionId = await memberSignIn(trimmedEmail, password);
         }
-        return startSession(app.db, policy, fingerprint, staffName?.trim() || 'Staff');
+        else if (adminHash && (await verifyPassword(adminHash, password))) sessionId = await startSession(app.db, policy, fingerprint, name?.trim() || 'Staff');
+        if (!sessionId) await app.limits.failedSignIns.record(request, trustedDevice);
+        return sessionId;
       },
       async logout(request: FastifyRequest, reply: FastifyReply) {
         const id = sessionIdOf(request);
@@ -164,6 +207,11 @@ export default fp(
         setDeviceCookie(reply);
       },
       isSignedIn,
+      signedInStaff: sessionOf,
+      sessionIdHash(request: FastifyRequest) {
+        const id = sessionIdOf(request);
+        return id === undefined ? undefined : hashSessionId(id);
+      },
     });
 
     app.decorateRequest('staff', null);
@@ -171,7 +219,7 @@ export default fp(
       app.database.assertReady();
       const session = await sessionOf(request);
       if (!session) throw unauthorized();
-      request.staff = { name: session.staff_name, memberId: null, role: 'owner' };
+      request.staff = session;
     });
     app.decorate('requireOwner', async (request: FastifyRequest) => {
       if (request.staff?.role !== 'owner') throw forbidden();

@@ -17,7 +17,7 @@ import { findBooking } from '../../db/bookings.repository.ts';
 import { claimDueEmails, finishAttempt } from '../../db/outbox.repository.ts';
 import { holdsSlot } from '../../domain/booking-status.ts';
 import type { MailContext } from '../../mail/mail-context.ts';
-import { manageKeyCache } from '../../services/manage-link.ts';
+import { manageKeyCache } from '../../db/manage-link.repository.ts';
 import { withLiveManageLinks } from '../../mail/manage-slots.ts';
 
 declare module 'fastify' {

@@ -19,8 +19,10 @@ import { CLIENT_DIST_DIR } from '../../paths.ts';
 import { loadClientAssets } from '../../render/assets.ts';
 import { renderDocument } from '../../render/document.ts';
 import { FAVICON_SVG } from '../../render/favicon.ts';
+import { preferredEncoding, type DirectPages, type Encoding } from '../../direct-pages.ts';
+import { securityHeaders } from '../../security-headers.ts';
 import { NOT_FOUND_PATH } from '#client/page-props.ts';
-import { findPage } from '#client/routes.ts';
+import { findPage, pageFor } from '#client/routes.ts';
 
 export interface PageOptions {
   status?: number;
@@ -40,9 +42,19 @@ export interface PageOptions {
    * (`no-store`). Values must be plain tokens (letters, digits, `-` and `_`), safe anywhere.
    */
   fill?: Record<string, string>;
+  /**
+   * The answer is the same for every GET of this exact address (no state, no cookie, no query
+   * read): after its first answer, later ones are sent from the lean path (src/direct-pages.ts),
+   * without Fastify's per-request work.
+   */
+  everyone?: boolean;
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The lean path of the pages that are the same for everyone (src/direct-pages.ts). */
+    directPages: DirectPages;
+  }
   interface FastifyReply {
     /** Sends the page for the request's path; status 404 (or an unknown path) sends the not-found page. */
     page(options?: PageOptions): FastifyReply;
@@ -52,25 +64,11 @@ declare module 'fastify' {
 interface CachedDocument {
   html: string;
   etag: string;
+  /** The Content-Security-Policy that allows the page's inlined style block. */
+  csp: string;
   /** Compressed once, on the first request that accepts each encoding. */
   br?: Buffer;
   gzip?: Buffer;
-}
-
-type Encoding = 'br' | 'gzip';
-
-/** The best encoding the client accepts (a q=0 refuses one), brotli first. */
-export function preferredEncoding(header: string | undefined): Encoding | undefined {
-  if (!header) return undefined;
-  const accepted = new Set<string>();
-  for (const part of header.toLowerCase().split(',')) {
-    const [name = '', ...params] = part.trim().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q === undefined || Number(q.slice(2)) > 0) accepted.add(name.trim());
-  }
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return undefined;
 }
 
 const PLAIN_TOKEN = /^[\w-]+$/;
@@ -113,12 +111,28 @@ export default fp(
     const assets = loadClientAssets(CLIENT_DIST_DIR);
     const { business } = app.config;
     const cache = new Map<string, CachedDocument>();
+    const direct = app.hasDecorator('directPages') ? app.directPages : undefined;
+
+    // Every answer's policy allows the <noscript> style by its hash; a page's answer adds its own
+    // style block's hash, one policy string per page module, made once.
+    const basePolicy = securityHeaders(app.config)['content-security-policy']!;
+    const policies = new Map<string, string>();
+    const policyFor = (pagePath: string) => {
+      const { module } = pageFor(pagePath);
+      let policy = policies.get(module);
+      if (policy === undefined) {
+        const hash = assets.pages[module]?.cssHash;
+        policy = hash ? basePolicy.replace("style-src 'self'", `style-src 'self' ${hash}`) : basePolicy;
+        policies.set(module, policy);
+      }
+      return policy;
+    };
 
     // Weak: the same page is sent compressed or not, byte-different but the same content.
-    const toDocument = (html: string): CachedDocument => ({ html, etag: `W/"${createHash('sha1').update(html).digest('base64url')}"` });
-
-    const render = (pagePath: string, state: unknown) =>
-      toDocument(renderDocument({ path: pagePath, business, assets, state: typeof state === 'function' ? state() : state }));
+    const render = (pagePath: string, state: unknown): CachedDocument => {
+      const html = renderDocument({ path: pagePath, business, assets, state: typeof state === 'function' ? state() : state });
+      return { html, etag: `W/"${createHash('sha1').update(html).digest('base64url')}"`, csp: policyFor(pagePath) };
+    };
 
     function documentFor(pagePath: string, state: unknown, cacheKey: string | false): CachedDocument {
       if (cacheKey === false) return render(pagePath, state);
@@ -175,7 +189,7 @@ export default fp(
       const requestPath = options.path ?? withoutTrailingSlashes(pathOf(this.request.url));
       const pagePath = status === 404 || !findPage(requestPath) ? NOT_FOUND_PATH : requestPath;
       const doc = documentFor(pagePath, options.state, pagePath === NOT_FOUND_PATH ? '' : (options.cacheKey ?? ''));
-      this.type('text/html; charset=utf-8');
+      this.type('text/html; charset=utf-8').header('content-security-policy', doc.csp);
       if (options.cacheKey === false) return this.code(status).header('cache-control', 'no-store').send(doc.html);
       if (options.fill) {
         let html = doc.html;
@@ -188,6 +202,14 @@ export default fp(
         return encoding ? this.header('content-encoding', encoding).send(compressedOnce(html, encoding)) : this.send(html);
       }
       this.header('cache-control', 'no-cache').header('etag', doc.etag).header('vary', 'accept-encoding');
+      if (options.everyone && status === 200 && this.request.method === 'GET' && this.request.url === pagePath && !direct?.has(pagePath)) {
+        const cached = doc;
+        direct?.add(pagePath, {
+          etag: doc.etag,
+          headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': doc.csp, 'cache-control': 'no-cache', etag: doc.etag, vary: 'accept-encoding' },
+          body: (encoding) => (encoding ? compressed(cached, encoding) : cached.html),
+        });
+      }
       if (status === 200 && this.request.headers['if-none-match'] === doc.etag) return this.code(304).send();
       this.code(pagePath === NOT_FOUND_PATH ? 404 : status);
       const encoding = preferredEncoding(this.request.headers['accept-encoding']);

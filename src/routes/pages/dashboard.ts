@@ -8,7 +8,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { SignInBody, WRONG_PASSWORD_MESSAGE } from '../v1/auth/login.ts';
+import { Type } from 'typebox';
+import { SignInBody, signInRefusal } from '../v1/auth/login.ts';
 import { toFieldErrors } from '../../validation.ts';
 import { SCHEDULE_SHAPE } from '../../domain/schedule.ts';
 import type { DashboardState } from '#client/page-state.ts';
@@ -16,15 +17,19 @@ import type { DashboardState } from '#client/page-state.ts';
 const route: FastifyPluginAsyncTypebox = async (app) => {
   const mode = app.config.dashboardAuth;
 
-  async function stateFor(request: FastifyRequest, signInError: string | null = null): Promise<DashboardState> {
+  async function stateFor(request: FastifyRequest, signInEmail = ''): Promise<DashboardState> {
     app.database.assertReady();
-    const signedIn = await app.staffAuth.isSignedIn(request);
-    return { mode, signedIn, staffName: null, signInError, schedule: SCHEDULE_SHAPE };
+    const staff = await app.staffAuth.signedInStaff(request);
+    return { mode, signedIn: staff !== undefined, staffName: staff?.name ?? null, staffRole: staff?.role ?? null, signInEmail, signInError: null, schedule: SCHEDULE_SHAPE };
   }
 
-  app.get('/dashboard', { schema: { hide: true } }, async (request, reply) =>
-    // Depends on the visitor's cookie: rendered for this request alone, never cached.
-    reply.page({ state: await stateFor(request), cacheKey: false }),
+  app.get(
+    '/dashboard',
+    // ?email= fills the sign-in form's address (the invitation page's "Sign in" link).
+    { schema: { hide: true, querystring: Type.Object({ email: Type.Optional(Type.String({ maxLength: 254 })) }) } },
+    async (request, reply) =>
+      // Depends on the visitor's cookie: rendered for this request alone, never cached.
+      reply.page({ state: await stateFor(request, request.query.email ?? ''), cacheKey: false }),
   );
 
   app.post(
@@ -37,19 +42,25 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       schema: { hide: true, body: SignInBody },
     },
     async (request, reply) => {
+      const signInEmail = typeof request.body?.email === 'string' ? request.body.email.slice(0, 254) : '';
       const refused = (status: number, signInError: string) =>
-        reply.page({ path: '/dashboard', status, state: { mode, signedIn: false, staffName: null, signInError, schedule: SCHEDULE_SHAPE } satisfies DashboardState, cacheKey: false });
+        reply.page({
+          path: '/dashboard',
+          status,
+          state: { mode, signedIn: false, staffName: null, staffRole: null, signInEmail, signInError, schedule: SCHEDULE_SHAPE } satisfies DashboardState,
+          cacheKey: false,
+        });
       if (request.validationError) {
         const errors = toFieldErrors(request.validationError.validation, request.validationError.validationContext);
         // An empty password was always answered as a wrong one on this form; an over-long one is now too.
         const other = errors.find((e) => e.field !== 'password');
         request.log.warn('staff sign-in refused (form, invalid)');
-        return other ? refused(400, other.message) : refused(401, WRONG_PASSWORD_MESSAGE);
+        return other ? refused(400, other.message) : refused(401, signInRefusal(signInEmail));
       }
-      const sessionId = await app.staffAuth.login(request, request.body.password, request.body.name);
+      const sessionId = await app.staffAuth.login(request, request.body);
       if (!sessionId) {
         request.log.warn('staff sign-in refused (form)');
-        return refused(401, WRONG_PASSWORD_MESSAGE);
+        return refused(401, signInRefusal(request.body.email));
       }
       app.staffAuth.setSessionCookie(reply, sessionId);
       request.log.info('staff signed in (form)');

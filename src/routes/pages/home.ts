@@ -34,7 +34,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         return reply.page({ state: { notice: bookingReceived(reference, within) } satisfies HomeState, cacheKey: false });
       }
       const state: HomeState = { notice: received ? MESSAGES.bookingCreated : null };
-      return reply.page({ state, cacheKey: received ? BOOKING_RECEIVED : '' });
+      return reply.page({ state, cacheKey: received ? BOOKING_RECEIVED : '', everyone: !received });
     },
   );
 };

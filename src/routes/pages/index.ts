@@ -10,16 +10,17 @@ import contactPage from './contact.ts';
 import dashboardPage from './dashboard.ts';
 import findBookingPage from './find-booking.ts';
 import homePage from './home.ts';
+import invitationPage from './invitation.ts';
 import managePage from './manage.ts';
 import receiptPage from './receipt.ts';
 import seoFiles from './seo.ts';
 
-const WITH_OWN_ROUTES = new Set(['/', '/booking', '/booking/manage', '/booking/receipt', '/booking/find', '/contact', '/dashboard']);
+const WITH_OWN_ROUTES = new Set(['/', '/booking', '/booking/manage', '/booking/receipt', '/booking/find', '/contact', '/dashboard', '/dashboard/invitation']);
 
 const pageRoutes: FastifyPluginAsync = async (app) => {
   for (const page of PAGES) {
     if (WITH_OWN_ROUTES.has(page.path)) continue;
-    app.get(page.path, { schema: { hide: true } }, (_request, reply) => reply.page());
+    app.get(page.path, { schema: { hide: true } }, (_request, reply) => reply.page({ everyone: true }));
   }
   await app.register(homePage);
   await app.register(bookingPage);
@@ -28,6 +29,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
   await app.register(receiptPage);
   await app.register(findBookingPage);
   await app.register(dashboardPage);
+  await app.register(invitationPage);
   await app.register(seoFiles);
 };
 

@@ -18,8 +18,7 @@ import { Type } from 'typebox';
 import { slotLabel, unavailableMessage } from '../../domain/availability.ts';
 import { appointmentText, aucklandDate, aucklandTime, bookingWindow, dayText } from '../../domain/booking-dates.ts';
 import { dateError, isCalendarDate } from '../../domain/booking-rules.ts';
-import { VEHICLE_LABELS, isVehicleType } from '../../domain/catalogue.ts';
-import { packageForPeople } from '../../mail/booking-facts.ts';
+import { VEHICLE_LABELS, isVehicleType, packageForPeople } from '../../domain/catalogue.ts';
 import { MANAGE_MESSAGES, moveLimitExplanation, type ManageLock } from '../../domain/manage-rules.ts';
 import { weatherMoveOpen } from '../../domain/weather-day.ts';
 import type { Booking } from '../../db/database.ts';
@@ -38,7 +37,8 @@ import {
   moveTargetErrors,
   type ManageOptions,
 } from '../../services/manage-booking.service.ts';
-import { manageKey, managePath } from '../../services/manage-link.ts';
+import { manageKey } from '../../db/manage-link.repository.ts';
+import { managePath } from '../../domain/manage-link.ts';
 import { MANAGE_PAGE_PATH } from '#client/routes.ts';
 import type { ManagedBooking, ManageMove, ManageState, ManageView } from '#client/page-state.ts';
 import { toQuoteDto } from '../v1/schemas.ts';

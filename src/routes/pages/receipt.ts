@@ -11,7 +11,8 @@ import { Type } from 'typebox';
 import type { ReceiptState } from '../../domain/completion.ts';
 import { receiptOfBooking } from '../../services/completion.service.ts';
 import { findBookingByManageHash } from '../../db/bookings.repository.ts';
-import { hashManageToken, isManageTokenShape } from '../../services/manage-link.ts';
+import { hashManageToken } from '../../db/manage-link.repository.ts';
+import { isManageTokenShape } from '../../domain/manage-link.ts';
 import { RECEIPT_PAGE_PATH } from '#client/routes.ts';
 
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 100 }) });

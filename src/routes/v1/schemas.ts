@@ -5,10 +5,11 @@
 import { Type } from 'typebox';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { BookingSchema, BookingWithHistorySchema, ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto, type ClosureDto, type EmailStatus, type OutboxEmailDto, type ResourceDto } from '#api/schemas.ts';
+import { bookingInputOf, storedQuote } from '../../db/booking-input.ts';
 import type { Booking, BookingStatusChange, Closure, ContactMessage, Resource } from '../../db/database.ts';
 import { oneHourClosed } from '../../domain/closure-rules.ts';
 import type { OutboxEmailSummary } from '../../db/outbox.repository.ts';
-import { CURRENCY, type Quote } from '../../domain/pricing.ts';
+import type { Quote } from '../../domain/pricing.ts';
 import { StaleBookingError } from '../../services/staff-bookings.service.ts';
 
 /** The error answers every route may give, by status code. */
@@ -21,41 +22,13 @@ export const errorResponses = {
 } as const;
 
 /** The quote a booking stored when it was made. */
-export function toQuoteDto(row: Booking): Quote {
-  return {
-    currency: CURRENCY,
-    listPriceCents: row.list_price_cents,
-    discountCents: row.discount_cents,
-    totalCents: row.total_cents,
-    discount: row.discount_kind === 'first-service' && row.discount_percent !== null ? { kind: 'first-service', percent: row.discount_percent } : null,
-    // Only when staff adjusted the price: the quote of every other booking keeps its shape.
-    ...(row.price_adjustment_cents !== 0 && row.price_adjustment_reason !== null ? { adjustment: { cents: row.price_adjustment_cents, reason: row.price_adjustment_reason } } : {}),
-  };
-}
+export const toQuoteDto = (row: Booking): Quote => storedQuote(row);
 
 export function toBookingDto(row: Booking): BookingDto {
   return {
     _id: row.id,
     reference: row.reference,
-    service: row.service,
-    coatingType: row.coating_type,
-    vehicleType: row.vehicle_type,
-    selectedVehicleType: row.selected_vehicle_type,
-    date: row.date,
-    time: row.time,
-    serviceType: row.service_type,
-    houseNumber: row.house_number,
-    streetAddress: row.street_address,
-    suburb: row.suburb,
-    city: row.city,
-    postalCode: row.postal_code,
-    region: row.region,
-    landmark: row.landmark,
-    saveAddress: row.save_address,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    notes: row.notes,
+    ...bookingInputOf(row),
     quote: toQuoteDto(row),
     resourceId: row.resource_id,
     startsAt: row.starts_at.toISOString(),

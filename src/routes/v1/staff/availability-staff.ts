@@ -1,7 +1,7 @@
 /**
  * GET /v1/availability/staff: GET /v1/availability as staff see it (issue 21): the same engine and
  * answer, but today is bookable from the next whole hour (staffBookingWindow) where the online
- * wizard starts tomorrow.
+ * wizard starts tomorrow. With `bookingId` (the edit dialog), that booking's own place is free.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -18,7 +18,14 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getStaffAvailability',
         summary: "A date's start times for a job as staff may book them (today from the next whole hour)",
         tags: ['staff'],
-        querystring: Type.Object({ date: DateParam('The date'), ...JobParams }, { additionalProperties: false }),
+        querystring: Type.Object(
+          {
+            date: DateParam('The date'),
+            ...JobParams,
+            bookingId: Type.Optional(Type.String({ format: 'uuid', description: 'A booking being edited: the place it holds counts as free' })),
+          },
+          { additionalProperties: false },
+        ),
         response: {
           200: Type.Object({
             date: Type.String({ format: 'date' }),
@@ -30,9 +37,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { date, ...params } = request.query;
+      const { date, bookingId, ...params } = request.query;
       const now = app.now();
-      return availabilityOn(app.db, date, jobQuery(params), now, staffBookingWindow(now));
+      return availabilityOn(app.db, date, { ...jobQuery(params), ...(bookingId ? { bookingId } : {}) }, now, staffBookingWindow(now));
     },
   );
 };

@@ -1,6 +1,6 @@
 /**
  * PATCH /v1/bookings/{id}: staff edit a booking (issue 21): contact details, address, notes,
- * package, vehicle size, coating, date, time, van or bay and the price adjustment, compare-and-set
+ * on-site or drop-off, package, vehicle size, coating, date, time, van or bay and the price adjustment, compare-and-set
  * on the version it was based on (409 with the booking as it is now when it changed meanwhile). A
  * new package, size or coating is re-quoted; a new date, time, van or bay goes through the
  * scheduling engine (409 with its reason when it does not fit). `dryRun` answers the same without
@@ -34,6 +34,7 @@ const EditBody = Type.Object(
     region: text('region', 'On-site address'),
     landmark: text('landmark', 'Optional'),
     notes: text('notes', "The customer's notes"),
+    serviceType: text('serviceType', 'onsite (the address is then required) or dropoff (the address is cleared): placed again on a van or a bay through the engine'),
     service: text('service', 'A package name: re-quoted'),
     selectedVehicleType: text('selectedVehicleType', 'The size (sm, mid, suv, Hatchback, Sedan or Suv): re-quoted'),
     vehicleType: text('vehicleType', 'sm, mid or suv: re-quoted'),

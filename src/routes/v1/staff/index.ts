@@ -19,11 +19,13 @@ import bookingsUpcoming from './bookings-upcoming.ts';
 import bookings from './bookings.ts';
 import closures from './closures.ts';
 import contactMessages from './contact-messages.ts';
+import customerPrivacy from './customer-privacy.ts';
 import customers from './customers.ts';
 import emails from './emails.ts';
 import getAllBooking from './getall-booking.ts';
 import resources from './resources.ts';
 import schedule from './schedule.ts';
+import staffMembers from './staff-members.ts';
 import takings from './takings.ts';
 import weatherDays from './weather-days.ts';
 import today from './today.ts';
@@ -57,6 +59,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(bookingRelease);
   await app.register(contactMessages);
   await app.register(customers);
+  await app.register(customerPrivacy);
   await app.register(closures);
   await app.register(weeklyClosedDays);
   await app.register(resources);
@@ -65,6 +68,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(takings);
   await app.register(weatherDays);
   await app.register(emails);
+  await app.register(staffMembers);
 };
 
 export default staffRoutes;

@@ -5,20 +5,17 @@
  * guess without the key, which is made once and kept in the settings table (shared by every
  * instance, like the form guard's). The nonce is 16 random bytes stored on the booking, so the
  * server can make the same link again for every later e-mail without storing the token; only
- * SHA-256 of the token is stored, as the lookup.
+ * SHA-256 of the token is stored, as the lookup. The address and the e-mail slots, pure text,
+ * are in src/domain/manage-link.ts.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Booking, Database } from '../db/database.ts';
-import { findManageNonce, setManageLinkIfAbsent } from '../db/bookings.repository.ts';
-import { getSetting, insertSettingIfAbsent } from '../db/settings.repository.ts';
+import { manageSlot, managePath, siteUrl } from '../domain/manage-link.ts';
+import type { Booking, Database } from './database.ts';
+import { findManageNonce, setManageLinkIfAbsent } from './bookings.repository.ts';
+import { getSetting, insertSettingIfAbsent } from './settings.repository.ts';
 
 export const MANAGE_KEY_SETTING = 'manage_link_key';
-
-export const MANAGE_PATH_PREFIX = '/booking/manage/';
-
-/** 32 bytes of HMAC-SHA256 in base64url, without padding. */
-const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
 export interface ManageLink {
   nonce: string;
@@ -39,10 +36,6 @@ export async function manageKey(db: Kysely<Database>): Promise<Buffer> {
 
 export function hashManageToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
-}
-
-export function isManageTokenShape(value: string): boolean {
-  return TOKEN_FORMAT.test(value);
 }
 
 export function deriveManageLink(key: Buffer, bookingId: string, nonce: string): ManageLink {
@@ -74,10 +67,6 @@ export async function newManageLink(db: Kysely<Database>, bookingId: string, rea
   return deriveManageLink(await readKey(db), bookingId, randomBytes(16).toString('base64url'));
 }
 
-export function managePath(token: string): string {
-  return `${MANAGE_PATH_PREFIX}${token}`;
-}
-
 /**
  * The booking's nonce, made now for a booking made before manage links existed (once: a
  * concurrent caller's is kept); undefined when there is no such booking.
@@ -91,8 +80,6 @@ async function ensureNonce(db: Kysely<Database>, booking: string | Pick<Booking,
   const nonce = (await setManageLinkIfAbsent(db, bookingId, link.nonce, link.tokenHash)) ?? (await findManageNonce(db, bookingId))?.manage_nonce ?? null;
   return nonce === null ? undefined : { id: bookingId, nonce };
 }
-
-const siteUrl = (origin: string, path: string) => `${origin.replace(/\/+$/, '')}${path}`;
 
 /**
  * The absolute manage URL of a booking (its id, or its row as read in this transaction, which
@@ -109,18 +96,6 @@ export async function manageLinkFor(
   return found && siteUrl(origin, managePath(deriveManageLink(key, found.id, found.nonce).token));
 }
 
-/*
- * E-mails are stored without the live token (issue 23): a database backup, or a staff member
- * reading the outbox, must not open a customer's booking. What is stored holds a slot naming the
- * booking where the token goes; the sender fills it in (from the booking's nonce and the key, so
- * nothing is lost if the process restarts in between), and the staff preview shows it masked.
- * The slot is made of characters that no escaping touches (HTML, plain text, iCalendar TEXT).
- */
-const SLOT_PREFIX = 'MANAGE-TOKEN-SLOT-';
-const SLOT_PATTERN = /MANAGE-TOKEN-SLOT-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g;
-/** What staff see where the token will be. */
-export const MASKED_TOKEN = '[link-added-when-sent]';
-
 /** The manage URL as an e-mail stores it: the token's place held by a slot (the nonce made if absent). */
 export async function manageLinkSlotFor(
   db: Kysely<Database>,
@@ -129,27 +104,7 @@ export async function manageLinkSlotFor(
   readKey: ManageKeyReader = manageKey,
 ): Promise<string | undefined> {
   const found = await ensureNonce(db, booking, await readKey(db));
-  return found && siteUrl(origin, managePath(`${SLOT_PREFIX}${found.id}`));
-}
-
-export function hasManageSlots(text: string | null): boolean {
-  return text !== null && text.includes(SLOT_PREFIX);
-}
-
-/** The bookings whose slots appear in these texts. */
-export function slotBookingIds(...texts: (string | null)[]): string[] {
-  const ids = new Set<string>();
-  for (const text of texts) for (const match of (text ?? '').matchAll(SLOT_PATTERN)) ids.add(match[1]!);
-  return [...ids];
-}
-
-/** Replaces each slot with what `tokenOf` gives for its booking (the mask when it gives nothing). */
-export function fillManageSlots(text: string, tokenOf: (bookingId: string) => string | undefined): string {
-  return text.replace(SLOT_PATTERN, (_slot, id: string) => tokenOf(id) ?? MASKED_TOKEN);
-}
-
-export function maskManageSlots(text: string): string {
-  return text.replace(SLOT_PATTERN, MASKED_TOKEN);
+  return found && siteUrl(origin, managePath(manageSlot(found.id)));
 }
 
 /** The live tokens of these bookings (those that still have a nonce), for filling an e-mail in. */

@@ -1,0 +1,127 @@
+/**
+ * Issue 24: a page that is the same for everyone is answered, once cached, by the lean path in
+ * front of Fastify (src/direct-pages.ts), with the same bytes and headers as Fastify's answer and
+ * one access line per request; and the production server's access lines all reach its output,
+ * written asynchronously, even when it is stopped right after a burst of requests.
+ */
+import { once } from 'node:events';
+import { Writable } from 'node:stream';
+import t from 'tap';
+import { baseUrl, buildTestApp, createServerDatabase, TEST_ADMIN_PASSWORD } from './helper.ts';
+import { startBuiltServer, waitFor } from './support/server-process.ts';
+
+interface AccessLine {
+  msg: string;
+  reqId?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  ms?: number;
+}
+
+const PER_REQUEST = new Set(['date', 'x-request-id', 'connection', 'keep-alive']);
+const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([name]) => !PER_REQUEST.has(name)));
+
+t.test('a page the same for everyone: the lean path sends what Fastify sent, and logs it', async (t) => {
+  const lines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const app = await buildTestApp(t, { env: { LOG_LEVEL: 'info' }, logStream, listen: true });
+  const base = baseUrl(app);
+  const access = () => lines.map((line) => JSON.parse(line) as AccessLine).filter((entry) => entry.msg === 'request');
+
+  t.notOk(app.directPages.has('/pricing'), 'not before it was rendered');
+  const first = await fetch(`${base}/pricing`, { headers: { 'accept-encoding': 'br', 'x-request-id': 'first-request' } });
+  t.ok(app.directPages.has('/pricing'), 'Fastify rendered it and handed it on');
+  const second = await fetch(`${base}/pricing`, { headers: { 'accept-encoding': 'br', 'x-request-id': 'second-request' } });
+  t.equal(second.status, 200);
+  t.equal(second.headers.get('x-request-id'), 'second-request', 'the client’s request id');
+  t.same(headersOf(second), headersOf(first), 'the same headers as Fastify’s answer');
+  const [firstBody, secondBody] = [Buffer.from(await first.arrayBuffer()), Buffer.from(await second.arrayBuffer())];
+  t.ok(secondBody.equals(firstBody), 'the same bytes');
+  t.equal(second.headers.get('content-encoding'), 'br');
+  t.match(secondBody.toString(), /<style>[^<]+<\/style>/, 'with the inlined style block');
+  t.match(second.headers.get('content-security-policy'), /style-src 'self' 'sha256-[^']+' 'sha256-[^']+'/, 'the policy that allows it');
+
+  const plain = await fetch(`${base}/pricing`, { headers: { 'accept-encoding': 'identity', 'x-request-id': 'bad id!' } });
+  t.equal(plain.headers.get('content-encoding'), null, 'uncompressed for a client that takes no encoding');
+  t.match(plain.headers.get('x-request-id'), /^[0-9a-f-]{36}$/, 'a malformed request id is replaced');
+  t.match(await plain.text(), /^<!doctype html>/);
+
+  const notModified = await fetch(`${base}/pricing`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+  t.equal(notModified.status, 304, 'a repeat visit is a 304');
+  t.equal(notModified.headers.get('etag'), first.headers.get('etag'));
+
+  // What is not such a page still goes through Fastify: a query string, HEAD, a form.
+  t.equal((await fetch(`${base}/pricing?x=1`)).status, 200);
+  t.notOk(app.directPages.has('/pricing?x=1'));
+  t.equal((await fetch(`${base}/pricing`, { method: 'HEAD' })).status, 200);
+  await fetch(`${base}/contact`);
+  t.notOk(app.directPages.has('/contact'), 'a page with a form token of its own is never on the lean path');
+  await fetch(`${base}/booking`);
+  t.notOk(app.directPages.has('/booking'), 'nor one whose state changes with the day');
+
+  await waitFor(async () => access().length >= 7, 5000);
+  const pricing = access().filter((entry) => entry.path === '/pricing');
+  t.same(
+    pricing.map(({ reqId, method, status }) => ({ reqId, method, status })),
+    [
+      { reqId: 'first-request', method: 'GET', status: 200 },
+      { reqId: 'second-request', method: 'GET', status: 200 },
+      { reqId: plain.headers.get('x-request-id'), method: 'GET', status: 200 },
+      { reqId: notModified.headers.get('x-request-id'), method: 'GET', status: 304 },
+      { reqId: pricing[4]?.reqId, method: 'GET', status: 200 },
+      { reqId: pricing[5]?.reqId, method: 'HEAD', status: 200 },
+    ],
+    'one access line per request, the lean path’s as Fastify’s',
+  );
+  t.ok(pricing.every((entry) => typeof entry.ms === 'number'), 'each with its time');
+});
+
+t.test('LOG_REQUESTS=errors: the lean path writes no line for its answers', async (t) => {
+  const lines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const app = await buildTestApp(t, { env: { LOG_LEVEL: 'info', LOG_REQUESTS: 'errors' }, logStream, listen: true });
+  const base = baseUrl(app);
+  await fetch(`${base}/about`);
+  await fetch(`${base}/about`);
+  t.ok(app.directPages.has('/about'));
+  t.notOk(lines.join('').includes('"msg":"request"'));
+});
+
+t.test('the production server writes every access line, even when stopped right after a burst', async (t) => {
+  // On PostgreSQL when there is one (a migrated copy starts at once); the embedded database runs initdb first.
+  const database: Record<string, string> = process.env.TEST_DATABASE_URL ? { DATABASE_URL: await createServerDatabase(t, { migrated: true }) } : { DATA_DIR: 'memory://' };
+  const server = await startBuiltServer(t, { LOG_LEVEL: 'info', LOG_REQUESTS: 'all', ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...database });
+  t.ok(await waitFor(async () => (await fetch(`${server.base}/readyz`).catch(() => undefined))?.status === 200, 180_000), 'ready');
+  const COUNT = 300;
+  const ids = Array.from({ length: COUNT }, (_, i) => `burst-${i}`);
+  for (let i = 0; i < COUNT; i += 50) {
+    await Promise.all(ids.slice(i, i + 50).map((id) => fetch(`${server.base}/${i % 100 === 0 ? 'pricing' : 'services'}`, { headers: { 'x-request-id': id } }).then((res) => res.arrayBuffer())));
+  }
+  server.child.kill('SIGTERM');
+  await once(server.child, 'exit');
+  const logged = new Set(
+    server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as AccessLine)
+      .filter((entry) => entry.msg === 'request')
+      .map((entry) => entry.reqId),
+  );
+  t.same(
+    ids.filter((id) => !logged.has(id)),
+    [],
+    `all ${COUNT} access lines were written before the process ended`,
+  );
+});
