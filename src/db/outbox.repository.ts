@@ -54,6 +54,11 @@ export async function finishAttempt(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Replaces a sent e-mail's stored bodies (a staff invitation's, once its link has been delivered). */
+export async function replaceSentBodies(db: Kysely<Database>, id: string, bodies: { text_body: string; html_body: string }): Promise<void> {
+  await db.updateTable('outbox_emails').set(bodies).where('id', '=', id).where('status', '=', 'sent').execute();
+}
+
 /**
  * Queues a booking's review request unless it ever had one (the unique partial index of
  * migrations/016 decides, so two completions at once cannot both queue one). True when queued.

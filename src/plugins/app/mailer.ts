@@ -14,11 +14,12 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database, OutboxEmail } from '../../db/database.ts';
 import { findBooking } from '../../db/bookings.repository.ts';
-import { claimDueEmails, finishAttempt } from '../../db/outbox.repository.ts';
+import { claimDueEmails, finishAttempt, replaceSentBodies } from '../../db/outbox.repository.ts';
 import { holdsSlot } from '../../domain/booking-status.ts';
 import type { MailContext } from '../../mail/mail-context.ts';
 import { manageKeyCache } from '../../db/manage-link.repository.ts';
 import { withLiveManageLinks } from '../../mail/manage-slots.ts';
+import { maskInvitationLinks, STAFF_INVITATION_KIND } from '../../mail/staff-invitation.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -115,6 +116,10 @@ export default fp(
           ...(email.ics ? { icalEvent: { method: email.ics_method ?? 'REQUEST', filename: 'invite.ics', content: email.ics } } : {}),
         });
         await finishAttempt(app.db, email, { status: 'sent', at: app.now() });
+        // A staff invitation's link is a credential: once delivered, only its masked form is kept.
+        if (email.kind === STAFF_INVITATION_KIND) {
+          await replaceSentBodies(app.db, email.id, { text_body: maskInvitationLinks(email.text_body), html_body: maskInvitationLinks(email.html_body) });
+        }
         app.log.info(log, 'e-mail sent');
       } catch (err) {
         const error = errorText(err);
