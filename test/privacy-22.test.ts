@@ -211,19 +211,24 @@ forEachBackend(t, async (t, backend) => {
   });
 });
 
-t.test('owner only: requireOwner refuses a member who is not the owner (a staff-role session)', async (t) => {
+t.test('owner only: a member of staff signed in with their own account is refused the export and the erasure (403)', async (t) => {
   const { buildTestApp, login } = await import('./helper.ts');
-  // Until members sign in with their own accounts, the role is made `staff` for these routes here.
-  const app = await buildTestApp(t, {
-    onRoute: (route) => {
-      if (!route.url.startsWith('/v1/customers/')) return;
-      const asStaff = async (request: import('fastify').FastifyRequest) => {
-        if (request.staff) request.staff = { ...request.staff, role: 'staff' };
-      };
-      route.onRequest = [...[route.onRequest ?? []].flat(), asStaff] as never;
-    },
-  });
-  const cookie = await login(app);
+  const argon2 = (await import('argon2')).default;
+  const app = await buildTestApp(t);
+  const owner = await login(app);
+  const invited = await app.inject({ method: 'POST', url: '/v1/staff-members', headers: { cookie: owner }, payload: { name: 'Wiremu', email: 'wiremu@valet.test', role: 'staff' } });
+  t.equal(invited.statusCode, 201);
+  // The password as if set through the invitation, at OWASP's minimum cost.
+  const password = 'violet kettle harbour 42';
+  await app.db
+    .updateTable('staff_members')
+    .set({ password_hash: await argon2.hash(password, { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 }), password_changed_at: new Date() })
+    .where('id', '=', invited.json().id)
+    .execute();
+  const signedIn = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: 'wiremu@valet.test', password } });
+  t.equal(signedIn.statusCode, 204, 'the member signs in');
+  const session = signedIn.cookies.find((c) => c.name === 'session')!;
+  const cookie = `session=${session.value}`;
   const seeded = await app.db.insertInto('bookings').values((await import('./support/payloads.ts')).bookingRow({ email: 'member@example.org' }) as never).returning('id').executeTakeFirstOrThrow();
   const customer = await app.db.selectFrom('customers').select('id').where('key', '=', 'e:member@example.org').executeTakeFirstOrThrow();
   for (const [method, url, payload] of [
