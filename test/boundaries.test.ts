@@ -44,10 +44,11 @@ function importsOf(file: string, source: string): Import[] {
   }
   for (const match of source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)) found.push({ specifier: match[1]!, target: resolve(file, match[1]!), typeOnly: false });
   for (const match of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ specifier: match[1]!, target: resolve(file, match[1]!), typeOnly: false });
-  // A glob of one pattern or of an array of them.
-  for (const match of source.matchAll(/import\.meta\.glob(?:<[^>]*>)?\(\s*(\[[^\]]*\]|['"][^'"]+['"])/g)) {
+  // A glob of one pattern or of an array of them, relative to the file or to its `base` option.
+  for (const match of source.matchAll(/import\.meta\.glob(?:<[^>]*>)?\(\s*(\[[^\]]*\]|['"][^'"]+['"])\s*(?:,\s*\{([^}]*)\})?/g)) {
+    const base = /base:\s*['"]([^'"]+)['"]/.exec(match[2] ?? '')?.[1];
     for (const [, specifier] of match[1]!.matchAll(/['"]([^'"]+)['"]/g)) {
-      const pattern = resolve(file, specifier!)!;
+      const pattern = base ? path.join(path.dirname(file), base, specifier!) : resolve(file, specifier!)!;
       const name = new RegExp(`^${path.basename(pattern).replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`);
       for (const entry of readdirSync(path.dirname(pattern)).filter((entry) => name.test(entry))) {
         found.push({ specifier: specifier!, target: path.join(path.dirname(pattern), entry), typeOnly: false });
