@@ -35,6 +35,8 @@ t.test('a booking awaiting e-mail confirmation, for the customer and for staff',
   await signIn(page, baseUrl(app));
   await page.getByRole('button', { name: 'Filters' }).click();
   await page.getByLabel('Status').selectOption('awaiting');
+  // The list before the filter showed both: wait for the filtered one to replace it.
+  await page.getByText('Awaiting One').first().waitFor({ state: 'detached' });
   await page.getByText('Awaiting Two').first().waitFor();
   t.equal(await page.getByText('Awaiting One').count(), 0, 'only the one still waiting is listed');
   t.ok(await page.getByText('awaiting e-mail confirmation').last().isVisible(), 'with its badge');
