@@ -24,12 +24,12 @@ import type { Booking, BookingFieldChange, BookingStatusChange, BookingUpdate, D
 import { bookingColumnsOf, bookingInputOf, storedQuote } from '../db/booking-input.ts';
 import { findBooking, insertStatusChange, lockPlacement, statusHistory } from '../db/bookings.repository.ts';
 import { listResources } from '../db/resources.repository.ts';
-import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
+import { AppError, conflict, validationFailed } from '../errors.ts';
 import { onSiteAddress } from '../mail/booking-facts.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { bookedDuration, kindOf, placeJob, type Placement } from './scheduling.service.ts';
-import { StaleBookingError } from './staff-bookings.service.ts';
+import { bookingAtVersion, StaleBookingError } from './staff-bookings.service.ts';
 
 /** The fields staff may change; each absent one stays as it is. */
 export interface BookingEdit {
@@ -178,9 +178,7 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
     throw validationFailed([{ field: 'priceAdjustmentReason', message: STAFF_BOOKING_MESSAGES.adjustmentReasonRequired }]);
   }
   const run = async (trx: Kysely<Database>): Promise<EditResult> => {
-    const current = await findBooking(trx, request.id);
-    if (!current) throw notFound('No such booking');
-    if (current.version !== request.version) throw new StaleBookingError(current);
+    const current = await bookingAtVersion(trx, request.id, request.version);
 
     const before = bookingInputOf(current);
     const next = applyEdit(before, edit);

@@ -16,11 +16,11 @@ import { canChangeStatus } from '../domain/booking-status.ts';
 import type { BusinessInfo } from '../domain/business.ts';
 import { COMPLETION_MESSAGES, completionErrors, PAYMENT_METHODS, type CompletionInput, type PaymentMethod, type Receipt } from '../domain/completion.ts';
 import { bookingTotalCents } from '../domain/money.ts';
-import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
+import { AppError, conflict, validationFailed } from '../errors.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { receiptOf } from '../mail/receipt.ts';
 import { queueReceipt, recordCompletion } from './completion-record.ts';
-import { StaleBookingError } from './staff-bookings.service.ts';
+import { bookingAtVersion, StaleBookingError } from './staff-bookings.service.ts';
 
 export interface CompleteRequest extends CompletionInput {
   id: string;
@@ -36,18 +36,16 @@ export interface CompletionResult {
   receipt: Receipt;
 }
 
-function paidAtErrors(paidAt: Date | undefined, now: Date) {
-  return paidAt && paidAt.getTime() > now.getTime() ? [{ field: 'paidAt', message: COMPLETION_MESSAGES.paidAtFuture }] : [];
+/** A payment cannot be recorded as made in the future (400). */
+function assertPaidAtNotFuture(paidAt: Date | undefined, now: Date): void {
+  if (paidAt && paidAt.getTime() > now.getTime()) throw validationFailed([{ field: 'paidAt', message: COMPLETION_MESSAGES.paidAtFuture }]);
 }
 
 /** POST /v1/bookings/{id}/completion: completes the job with its amount and payment. */
 export async function completeBooking(db: Kysely<Database>, request: CompleteRequest, context: MailContext): Promise<CompletionResult> {
-  const early = paidAtErrors(request.paidAt, context.now());
-  if (early.length > 0) throw validationFailed(early);
+  assertPaidAtNotFuture(request.paidAt, context.now());
   return db.transaction().execute(async (trx) => {
-    const current = await findBooking(trx, request.id);
-    if (!current) throw notFound('No such booking');
-    if (current.version !== request.version) throw new StaleBookingError(current);
+    const current = await bookingAtVersion(trx, request.id, request.version);
     if (!canChangeStatus(current.status, 'completed', { startsAt: current.starts_at, now: context.now() })) {
       const message = COMPLETION_MESSAGES.cannotComplete(current.status);
       throw conflict(message, [{ field: 'status', message }]);
@@ -82,12 +80,9 @@ export interface PaymentRequest {
  * receipt again, now paid.
  */
 export async function recordPayment(db: Kysely<Database>, request: PaymentRequest, context: MailContext): Promise<CompletionResult> {
-  const early = paidAtErrors(request.paidAt, context.now());
-  if (early.length > 0) throw validationFailed(early);
+  assertPaidAtNotFuture(request.paidAt, context.now());
   return db.transaction().execute(async (trx) => {
-    const current = await findBooking(trx, request.id);
-    if (!current) throw notFound('No such booking');
-    if (current.version !== request.version) throw new StaleBookingError(current);
+    const current = await bookingAtVersion(trx, request.id, request.version);
     const payment = await findPayment(trx, request.id);
     if (current.status !== 'completed' || !payment) throw conflict(COMPLETION_MESSAGES.notCompleted, [{ field: 'status', message: COMPLETION_MESSAGES.notCompleted }]);
     if (payment.paid_at !== null) throw conflict(COMPLETION_MESSAGES.alreadyPaid, [{ field: 'paymentMethod', message: COMPLETION_MESSAGES.alreadyPaid }]);

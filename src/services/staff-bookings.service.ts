@@ -112,11 +112,7 @@ export const REOPEN_MESSAGES = {
  */
 export async function changeBookingStatus(db: Kysely<Database>, change: StatusChangeRequest, mail: MailContext): Promise<{ booking: Booking; history: BookingStatusChange[] }> {
   return db.transaction().execute(async (trx) => {
-    const current = await findBooking(trx, change.id);
-    if (!current) throw notFound('No such booking');
-    if (current.version !== change.version) {
-      throw new StaleBookingError(current);
-    }
+    const current = await bookingAtVersion(trx, change.id, change.version);
     const now = mail.now();
     const refusal = statusRefusal(current.status, change.to, { startsAt: current.starts_at, now });
     if (refusal) {
@@ -158,6 +154,17 @@ export class StaleBookingError extends AppError {
   constructor(readonly current: Booking) {
     super(409, 'STALE_BOOKING', 'This booking was changed by someone else. It has been reloaded; please check it and try again.');
   }
+}
+
+/**
+ * The booking a staff change is about, as the client last saw it: 404 when there is none, the
+ * stale-booking 409 (with the booking as it is now) when its version has moved on.
+ */
+export async function bookingAtVersion(trx: Kysely<Database>, id: string, version: number): Promise<Booking> {
+  const current = await findBooking(trx, id);
+  if (!current) throw notFound('No such booking');
+  if (current.version !== version) throw new StaleBookingError(current);
+  return current;
 }
 
 export const UPCOMING_RANGES = ['today', 'tomorrow', 'week'] as const;

@@ -16,13 +16,13 @@ import type { Booking, BookingStatusChange, Closure, Database, Resource } from '
 import { findBooking, insertStatusChange, lockPlacement, moveIfVersion, statusHistory } from '../db/bookings.repository.ts';
 import { listResources } from '../db/resources.repository.ts';
 import { assignedJobsOn, bookedTimeBetween, closuresOfDate, unassignedCountBetween, unassignedJobsFrom } from '../db/schedule.repository.ts';
-import { conflict, notFound, validationFailed } from '../errors.ts';
+import { conflict, validationFailed } from '../errors.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { workingHours, type DayHours } from './resources.service.ts';
 import { weeklyClosedDays } from './schedule.service.ts';
 import { bookedDuration, kindOf, placeJob } from './scheduling.service.ts';
-import { StaleBookingError } from './staff-bookings.service.ts';
+import { bookingAtVersion, StaleBookingError } from './staff-bookings.service.ts';
 
 /** Most jobs listed under "Needs a van or bay". */
 export const UNASSIGNED_LIMIT = 200;
@@ -173,9 +173,7 @@ export async function moveByStaff(
   if (errors.length > 0) throw validationFailed(errors);
 
   return db.transaction().execute(async (trx) => {
-    const current = await findBooking(trx, request.id);
-    if (!current) throw notFound('No such booking');
-    if (current.version !== request.version) throw new StaleBookingError(current);
+    const current = await bookingAtVersion(trx, request.id, request.version);
     if (!holdsSlot(current.status) || current.status === 'completed' || current.status === 'no-show') {
       throw conflict(SCHEDULE_MESSAGES.notPlaced, [{ field: 'status', message: SCHEDULE_MESSAGES.notPlaced }]);
     }
