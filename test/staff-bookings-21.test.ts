@@ -12,7 +12,7 @@ import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { STAFF_BOOKING_MESSAGES } from '../src/domain/staff-booking-rules.ts';
 import { RESOURCE_BUSY_MESSAGE } from '../src/services/scheduling.service.ts';
 import { buildTestApp, forEachBackend, TEST_ADMIN_PASSWORD } from './helper.ts';
-import { inDays, originalClientPayload, today } from './support/payloads.ts';
+import { inDays, nextWeekday, originalClientPayload, today } from './support/payloads.ts';
 
 /** 09:30 today in Auckland: staff may book from 10:00 today, customers online from tomorrow. */
 const MORNING = new Date(aucklandInstant(today, '09:30'));
@@ -238,7 +238,7 @@ forEachBackend(t, async (t, backend) => {
   t.test('on-site and drop-off: an edit places the job again on a bay or a van through the engine; on-site needs the address', async (t) => {
     const bays = (await app.inject({ url: '/v1/resources', headers: { cookie } })).json().data.filter((r: { kind: string; active: boolean }) => r.kind === 'dropoff' && r.active) as { id: string }[];
     t.ok(bays.length > 0, 'the test app has bays');
-    const made = await create(phoneBooking({ email: 'where@example.co.nz', date: inDays(13), time: '10:00', phone: '021 555 0013', landmark: 'Blue gate' }));
+    const made = await create(phoneBooking({ email: 'where@example.co.nz', date: nextWeekday(4, 13), time: '10:00', phone: '021 555 0013', landmark: 'Blue gate' }));
     t.equal(made.statusCode, 201, made.body);
     const onsite = made.json().booking;
     t.ok(vans.some((v) => v.id === onsite.resourceId), 'first on a van');
@@ -275,7 +275,7 @@ forEachBackend(t, async (t, backend) => {
 
     // Every bay taken at that time: the engine refuses, and nothing is written.
     for (const [i, bay] of bays.entries()) {
-      const taken = await create(phoneBooking({ serviceType: 'dropoff', date: inDays(13), time: '10:00', resourceId: bay.id, phone: `021 555 014${i}`, houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '' }));
+      const taken = await create(phoneBooking({ serviceType: 'dropoff', date: nextWeekday(4, 13), time: '10:00', resourceId: bay.id, phone: `021 555 014${i}`, houseNumber: '', streetAddress: '', suburb: '', city: '', postalCode: '', region: '' }));
       t.equal(taken.statusCode, 201, taken.body);
     }
     const version = back.json().booking.version;
