@@ -136,3 +136,9 @@ export async function launchChromium(): Promise<Browser> {
   });
   return (await first).browser;
 }
+
+/** The Chromium the browser tests use (launched once to be sure it starts), for tools that start their own: Lighthouse in `npm run bench`. */
+export async function chromiumChoice(): Promise<ChromiumChoice> {
+  await (await launchChromium()).close();
+  return chosen!;
+}
