@@ -53,6 +53,12 @@ export interface DashboardState {
   staffName: string | null;
   /** The signed-in member's role (issue 22): only the owner sees the Staff view; null when signed out. */
   staffRole?: 'owner' | 'staff' | null;
+  /**
+   * Signed in with a staff account (e-mail and password), whose password the dashboard's Change
+   * password changes; false for the owner's configured password (changed with set-password) and
+   * when signed out.
+   */
+  staffAccount?: boolean;
   /** The e-mail address a refused sign-in form sent, kept in the form. */
   signInEmail?: string;
   /** After a failed sign-in form post. */

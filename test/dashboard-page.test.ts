@@ -16,7 +16,7 @@ t.test('session mode', async (t) => {
     t.equal(res.headers['cache-control'], 'no-store');
     t.match(res.body, /<meta name="robots" content="noindex">/);
     t.match(res.body, /<form[^>]*action="\/dashboard\/login"/);
-    t.same(state(res.body), { mode: 'session', signedIn: false, staffName: null, staffRole: null, signInEmail: '', signInError: null, schedule: SCHEDULE_SHAPE });
+    t.same(state(res.body), { mode: 'session', signedIn: false, staffName: null, staffRole: null, staffAccount: false, signInEmail: '', signInError: null, schedule: SCHEDULE_SHAPE });
     t.notMatch(res.body, /class="contact-widget"/, 'no customer contact widget over the staff page');
     t.notMatch(res.body, /id="newsletter-title"/, 'no newsletter box on the staff page');
     t.notMatch(res.body, /class="site-footer"/, 'no marketing footer: the staff frame (issue 21)');

@@ -197,6 +197,9 @@ forEachBackend(t, async (t, backend) => {
     const dashboard = await app.inject({ method: 'GET', url: '/dashboard', headers: { cookie } });
     t.match(dashboard.body, /"staffRole":"staff"/);
     t.match(dashboard.body, /"staffName":"Form User"/);
+    t.match(dashboard.body, /"staffAccount":true/, 'the dashboard offers the account’s Change password');
+    const asOwnerPage = await app.inject({ method: 'GET', url: '/dashboard', headers: { cookie: owner } });
+    t.match(asOwnerPage.body, /"staffAccount":false/, 'the configured owner password is no account');
     const wrong = await app.inject({ method: 'POST', url: '/dashboard/login', headers: FORM, payload: form({ email: 'form@valet.test', password: 'wrong wrong wrong' }) });
     t.equal(wrong.statusCode, 401);
     t.match(wrong.body, /Incorrect e-mail or password/);

@@ -23,6 +23,7 @@ const DayView = lazy(() => import('../components/DayView.tsx'));
 const TodayView = lazy(() => import('../components/TodayView.tsx'));
 const TakingsPanel = lazy(() => import('../components/TakingsPanel.tsx'));
 const CompleteDialog = lazy(() => import('../components/CompleteDialog.tsx'));
+const PasswordDialog = lazy(() => import('../components/PasswordDialog.tsx'));
 const Inbox = lazy(() => import('../components/Inbox.tsx').then((module) => ({ default: module.Inbox })));
 
 export const WRONG_PASSWORD_ALERT = 'Incorrect password! Redirecting...';
@@ -85,6 +86,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
   const [taken, setTaken] = useState(0);
   const [completing, setCompleting] = useState<BookingDto | null>(null);
   const [completed, setCompleted] = useState(0);
+  const [changingPassword, setChangingPassword] = useState(false);
   const prompt = state.mode === 'prompt';
 
   useEffect(() => {
@@ -152,12 +154,22 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
             }}>
             New booking
           </button>
-          <form method="post" action="/dashboard/logout">
-            <button type="submit" className="button button-ghost button-small">
-              Sign out
+          <div className="dashboard-account">
+            <button type="button" className="button button-ghost button-small" onClick={() => setChangingPassword(true)}>
+              Change password
             </button>
-          </form>
+            <form method="post" action="/dashboard/logout">
+              <button type="submit" className="button button-ghost button-small">
+                Sign out
+              </button>
+            </form>
+          </div>
         </div>
+        {changingPassword && (
+          <Suspense fallback={<TabLoading what="the password form" />}>
+            <PasswordDialog account={state.staffAccount === true} onSignedOut={signedOut} onClose={() => setChangingPassword(false)} />
+          </Suspense>
+        )}
         <nav className="tabs" aria-label="Dashboard views">
           {tabs.map((t) => (
             <button key={t.key} type="button" className={t.key === tab ? 'tab active' : 'tab'} aria-current={t.key === tab ? 'page' : undefined} onClick={() => setTab(t.key)}>

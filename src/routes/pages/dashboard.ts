@@ -20,7 +20,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   async function stateFor(request: FastifyRequest, signInEmail = ''): Promise<DashboardState> {
     app.database.assertReady();
     const staff = await app.staffAuth.signedInStaff(request);
-    return { mode, signedIn: staff !== undefined, staffName: staff?.name ?? null, staffRole: staff?.role ?? null, signInEmail, signInError: null, schedule: SCHEDULE_SHAPE };
+    return { mode, signedIn: staff !== undefined, staffName: staff?.name ?? null, staffRole: staff?.role ?? null, staffAccount: Boolean(staff?.memberId), signInEmail, signInError: null, schedule: SCHEDULE_SHAPE };
   }
 
   app.get(
@@ -47,7 +47,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         reply.page({
           path: '/dashboard',
           status,
-          state: { mode, signedIn: false, staffName: null, staffRole: null, signInEmail, signInError, schedule: SCHEDULE_SHAPE } satisfies DashboardState,
+          state: { mode, signedIn: false, staffName: null, staffRole: null, staffAccount: false, signInEmail, signInError, schedule: SCHEDULE_SHAPE } satisfies DashboardState,
           cacheKey: false,
         });
       if (request.validationError) {
