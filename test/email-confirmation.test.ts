@@ -9,6 +9,7 @@ import t from 'tap';
 import { CONFIRM_BOOKING_LABEL, MANAGE_MESSAGES } from '../src/domain/manage-rules.ts';
 import { LAPSE_ACTOR } from '../src/db/email-confirmation.repository.ts';
 import { manageLinkFor } from '../src/db/manage-link.repository.ts';
+import { composeQueued } from '../src/mail/booking-mail.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { inDays, nextWeekday, originalClientPayload, testNow } from './support/payloads.ts';
 
@@ -34,7 +35,8 @@ forEachBackend(t, async (t, backend) => {
     t.equal(booking.status, 'pending');
     t.equal(booking.awaiting_email_until?.getTime(), clock.getTime() + 120 * MINUTE, 'it waits 120 minutes from now');
 
-    const mail = await app.db.selectFrom('outbox_emails').selectAll().where('booking_id', '=', booking.id).where('kind', '=', 'booking-created').executeTakeFirstOrThrow();
+    const queued = await app.db.selectFrom('outbox_emails').selectAll().where('booking_id', '=', booking.id).where('kind', '=', 'booking-created').executeTakeFirstOrThrow();
+    const mail = composeQueued(queued, app.mail);
     t.match(mail.subject + mail.text_body, /confirm/i);
     t.match(mail.text_body, `press "${CONFIRM_BOOKING_LABEL}"`, 'the e-mail tells them how');
 

@@ -17,6 +17,7 @@ import { whereForPeople } from '../src/mail/booking-facts.ts';
 import { bookingInvitation, fold, mailtoUri, parameterValue } from '../src/mail/invitation.ts';
 import type { MailContext } from '../src/mail/mail-context.ts';
 import { manageLinkFor } from '../src/db/manage-link.repository.ts';
+import { composeQueued } from '../src/mail/booking-mail.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { bookingRow, inDays, originalClientPayload } from './support/payloads.ts';
 
@@ -223,7 +224,9 @@ await forEachBackend(t, async (t, backend) => {
   }
   const row = (id: string) => app.db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const customerMail = (id: string) =>
-    app.db.selectFrom('outbox_emails').selectAll().where('booking_id', '=', id).where('kind', 'like', 'booking-%').where('kind', '!=', 'booking-reminder').orderBy('created_at').orderBy('id').execute();
+    app.db.selectFrom('outbox_emails').selectAll().where('booking_id', '=', id).where('kind', 'like', 'booking-%').where('kind', '!=', 'booking-reminder').orderBy('created_at').orderBy('id').execute()
+      // As the sender composes them (a queued one holds its snapshot, issue 24).
+      .then((rows) => rows.map((row) => composeQueued(row, app.mail)));
   const staffStatus = (id: string, status: string, version: number) =>
     app.inject({ method: 'POST', url: `/v1/bookings/${id}/status`, headers: { cookie: staff }, payload: { status, version } });
   const managePost = (path: string, fields: Record<string, string>) =>

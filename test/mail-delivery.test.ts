@@ -59,6 +59,8 @@ await forEachBackend(t, async (t, backend) => {
     t.match(staff.text!, booking.reference);
     t.match(staff.text!, '+64 21 555 9876');
 
+    // The SMTP server has the message before the sender hears its answer and records the outcome.
+    await until(async () => (await outbox(app, booking.id)).filter((r) => r.status === 'sent').length === 2, 'both rows marked sent');
     const rows = await outbox(app, booking.id);
     t.same(rows.map((r) => [r.kind, r.status]).sort(), [['booking-created', 'sent'], ['booking-reminder', 'queued'], ['staff-new-booking', 'sent']]);
     const logged = logs.lines.filter((l) => l.includes('e-mail sent'));

@@ -49,6 +49,14 @@ await forEachBackend(t, async (t, backend) => {
   await until(() => smtp.received.filter((m) => to(m).includes('kept.secret@example.co.nz')).length >= 1, 'the confirmation');
   await until(async () => (await app.db.selectFrom('outbox_emails').select('status').where('booking_id', '=', booking.id).where('kind', '=', 'booking-created').executeTakeFirstOrThrow()).status === 'sent', 'the row marked sent');
 
+  // A finished job's receipt links to its page by the same token: sent live, stored as a slot.
+  const done = await book(app, { email: 'receipt.kept@example.co.nz', date: inDays(7), time: '10:00' });
+  const doneToken = new URL((await manageLinkFor(app.db, done.id, 'http://localhost:80'))!).pathname.split('/').pop()!;
+  const confirmed = await app.inject({ method: 'POST', url: `/v1/bookings/${done.id}/status`, headers: { cookie }, payload: { status: 'confirmed', version: 1 } });
+  const completed = await app.inject({ method: 'POST', url: `/v1/bookings/${done.id}/completion`, headers: { cookie }, payload: { version: confirmed.json().version ?? 2, paid: true, paymentMethod: 'cash' } });
+  const receiptSent = async () => (await app.db.selectFrom('outbox_emails').select('status').where('booking_id', '=', done.id).where('kind', '=', 'booking-receipt').executeTakeFirst())?.status === 'sent';
+  await until(receiptSent, 'the receipt marked sent');
+
   t.test('the delivered e-mail carries the live link in its text, HTML and invitation', async (t) => {
     const mail = smtp.received.find((m) => to(m).includes('kept.secret@example.co.nz'))!;
     t.match(mail.text!, token, 'in the text');
@@ -60,9 +68,18 @@ await forEachBackend(t, async (t, backend) => {
     t.equal((await app.inject({ url: `/booking/manage/${token}` })).statusCode, 200, 'and it opens the booking');
   });
 
+  t.test('the receipt was delivered with its live link, which opens the receipt', async (t) => {
+    t.equal(completed.statusCode, 200, 'the job completed, paid');
+    const mail = smtp.received.find((m) => to(m).includes('receipt.kept@example.co.nz') && String(m.subject).includes('eceipt'))!;
+    t.ok(mail, 'the receipt e-mail');
+    t.match(mail.text!, `/booking/receipt/${doneToken}`, 'the live receipt link in the text');
+    t.equal((await app.inject({ url: `/booking/receipt/${doneToken}` })).statusCode, 200, 'and it opens the receipt');
+  });
+
   t.test('no table holds the live token, or the whole link', async (t) => {
     const all = await everyRow(app);
     t.notOk(all.includes(token), 'the token is nowhere in the database');
+    t.notOk(all.includes(doneToken), 'nor the token of the receipt e-mail');
     t.ok(all.includes('MANAGE-TOKEN-SLOT-'), 'the stored e-mails hold the slot instead');
   });
 
@@ -71,6 +88,7 @@ await forEachBackend(t, async (t, backend) => {
       const { stdout } = await run('pg_dump', ['--data-only', databaseUrl], { maxBuffer: 64 * 1024 * 1024 });
       t.ok(stdout.includes('kept.secret@example.co.nz'), 'the dump holds the booking');
       t.notOk(stdout.includes(token), 'but not its manage token');
+      t.notOk(stdout.includes(doneToken), 'nor the receipt\'s');
     });
   }
 

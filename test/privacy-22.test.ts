@@ -10,6 +10,7 @@ import type { App } from '../src/app.ts';
 import type { Database } from '../src/db/database.ts';
 import { forEachBackend } from './helper.ts';
 import { BOOKING_LINKS_KIND } from '../src/mail/booking-links.ts';
+import { composeQueued } from '../src/mail/booking-mail.ts';
 import { deriveManageLink, manageKey } from '../src/db/manage-link.repository.ts';
 import { managePath } from '../src/domain/manage-link.ts';
 import { staffApp, seed } from './support/completion.ts';
@@ -111,6 +112,7 @@ forEachBackend(t, async (t, backend) => {
       t.ok(kinds.includes('booking-created'), 'the confirmation e-mail');
       t.ok(kinds.includes(BOOKING_LINKS_KIND), 'the "Find my booking" e-mail, found by its recipient');
       t.match(body.emails.find((e: { kind: string }) => e.kind === 'booking-created'), { status: 'sent', sentAt: String, subject: String, text: /Arohanui/ }, 'with their status');
+      t.match(body.emails.find((e: { kind: string }) => e.kind === 'booking-reminder'), { status: 'queued', sentAt: null, text: /Arohanui[\s\S]*Kauri Gully Road/ }, 'a queued one composed from its snapshot');
 
       const csv = await staff('GET', `/v1/customers/${customer.id}/export?format=csv`);
       t.equal(csv.statusCode, 200);
@@ -146,6 +148,11 @@ forEachBackend(t, async (t, backend) => {
       t.equal(unconfirmed.statusCode, 400);
       t.match(unconfirmed.json(), { errors: [{ field: 'confirmation' }] });
       t.ok(traces(await dump(app.db), aroha).length > 0, 'their details are held before');
+      // The reminder is due in two days: not yet composed, its snapshot holds the booking as it was made (issue 24).
+      const waiting = await app.db.selectFrom('outbox_emails').selectAll().where('booking_id', '=', upcoming.id).where('kind', '=', 'booking-reminder').executeTakeFirstOrThrow();
+      t.match(waiting, { status: 'queued', text_body: null, html_body: null });
+      t.match(JSON.stringify(waiting.snapshot), aroha.name, 'the snapshot names them');
+      t.match(JSON.stringify(waiting.snapshot), 'Kauri Gully Road', 'with the address as it was when they booked');
 
       const res = await staff('POST', `/v1/customers/${customer.id}/erasure`, { confirmation: aroha.name.toUpperCase() });
       t.equal(res.statusCode, 200, res.body);
@@ -181,6 +188,11 @@ forEachBackend(t, async (t, backend) => {
     await fullCustomer(recent, later);
     // Messages and e-mails are stamped by the database's clock, and sent by the real one: the recent ones as of the app's.
     await app.db.updateTable('contact_messages').set({ created_at: clock } as never).where('name', '=', recent.name).execute();
+    // Sent as the sender sends them: composed from their snapshots first (issue 24), the reminder among them.
+    for (const row of await app.db.selectFrom('outbox_emails').selectAll().where('to_address', 'ilike', recent.email).where('snapshot', 'is not', null).execute()) {
+      const { text_body, html_body, ics } = composeQueued(row, app.mail);
+      await app.db.updateTable('outbox_emails').set({ text_body, html_body, ics, snapshot: null }).where('id', '=', row.id).execute();
+    }
     await app.db.updateTable('outbox_emails').set({ created_at: clock, sent_at: clock, status: 'sent' } as never).where('to_address', 'ilike', recent.email).execute();
 
     const run = await app.applyRetention();

@@ -11,6 +11,7 @@ import { aucklandInstant } from '../src/domain/booking-dates.ts';
 import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { STAFF_BOOKING_MESSAGES } from '../src/domain/staff-booking-rules.ts';
 import { RESOURCE_BUSY_MESSAGE } from '../src/services/scheduling.service.ts';
+import { composeQueued } from '../src/mail/booking-mail.ts';
 import { buildTestApp, forEachBackend, TEST_ADMIN_PASSWORD } from './helper.ts';
 import { inDays, nextWeekday, originalClientPayload, today } from './support/payloads.ts';
 
@@ -33,7 +34,15 @@ forEachBackend(t, async (t, backend) => {
   const create = (payload: object, headers: Record<string, string> = {}) => app.inject({ method: 'POST', url: '/v1/bookings', headers: { cookie, ...headers }, payload });
   const edit = (id: string, payload: object) => app.inject({ method: 'PATCH', url: `/v1/bookings/${id}`, headers: { cookie }, payload });
   const outbox = (bookingId: string) =>
-    app.db.selectFrom('outbox_emails').selectAll().where('booking_id', '=', bookingId).orderBy('created_at').orderBy('id').execute();
+    app.db
+      .selectFrom('outbox_emails')
+      .selectAll()
+      .where('booking_id', '=', bookingId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()
+      // As the sender composes them (a queued one holds its snapshot, issue 24).
+      .then((rows) => rows.map((row) => composeQueued(row, app.mail)));
   const vans = (await app.inject({ url: '/v1/resources', headers: { cookie } })).json().data.filter((r: { kind: string }) => r.kind === 'onsite') as { id: string; name: string }[];
 
   t.test('staff only, same-origin only, and documented', async (t) => {

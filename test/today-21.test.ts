@@ -6,6 +6,7 @@
 import t from 'tap';
 import { aucklandInstant } from '../src/domain/booking-dates.ts';
 import { arrivalTime, TODAY_MESSAGES } from '../src/services/today.service.ts';
+import { composeQueued } from '../src/mail/booking-mail.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { inDays, originalClientPayload, testNow } from './support/payloads.ts';
 
@@ -30,7 +31,15 @@ forEachBackend(t, async (t, backend) => {
   const onTheWay = (id: string, body: Record<string, unknown>, h: Record<string, string> = headers) =>
     app.inject({ method: 'POST', url: `/v1/bookings/${id}/on-the-way`, headers: h, payload: body });
   const started = (id: string, body: Record<string, unknown>) => app.inject({ method: 'POST', url: `/v1/bookings/${id}/started`, headers, payload: body });
-  const onTheWayMails = (id: string) => app.db.selectFrom('outbox_emails').selectAll().where('booking_id', '=', id).where('kind', '=', 'booking-on-the-way').execute();
+  const onTheWayMails = (id: string) =>
+    app.db
+      .selectFrom('outbox_emails')
+      .selectAll()
+      .where('booking_id', '=', id)
+      .where('kind', '=', 'booking-on-the-way')
+      .execute()
+      // As the sender composes them (queued with their snapshot, issue 24).
+      .then((rows) => rows.map((row) => composeQueued(row, app.mail)));
 
   const onsite = await book({ time: '09:00', email: 'today.onsite@example.co.nz' });
   const dropoff = await book({ time: '11:00', email: 'today.dropoff@example.co.nz', serviceType: 'dropoff' });

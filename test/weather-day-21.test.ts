@@ -11,6 +11,7 @@ import { slotStartsAt } from '../src/domain/booking-dates.ts';
 import { MANAGE_MESSAGES } from '../src/domain/manage-rules.ts';
 import { WEATHER_MESSAGES, WEATHER_MOVE_DAYS } from '../src/domain/weather-day.ts';
 import { manageLinkFor } from '../src/db/manage-link.repository.ts';
+import { composeQueued } from '../src/mail/booking-mail.ts';
 import { buildTestApp, forEachBackend, TEST_ADMIN_PASSWORD } from './helper.ts';
 import { inDays, nextWeekday, originalClientPayload, testNow } from './support/payloads.ts';
 
@@ -36,7 +37,8 @@ forEachBackend(t, async (t, backend) => {
   const list = (date: string) => app.inject({ url: `/v1/weather-days?date=${date}`, headers: { cookie } });
   const row = (id: string) => app.db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const history = (id: string) => app.db.selectFrom('booking_status_changes').selectAll().where('booking_id', '=', id).orderBy('id').execute();
-  const weatherMails = (id: string) => app.db.selectFrom('outbox_emails').selectAll().where('booking_id', '=', id).where('kind', '=', 'booking-weather').execute();
+  const weatherMails = (id: string) =>
+    app.db.selectFrom('outbox_emails').selectAll().where('booking_id', '=', id).where('kind', '=', 'booking-weather').execute().then((rows) => rows.map((row) => composeQueued(row, app.mail)));
   const post = (url: string, fields: Record<string, string>) =>
     app.inject({ method: 'POST', url, payload: form(fields), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:80' } });
 

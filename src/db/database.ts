@@ -228,10 +228,13 @@ export interface OutboxEmailsTable {
   reply_to_name: string | null;
   reply_to_address: string | null;
   subject: string;
-  text_body: string;
-  html_body: string;
+  /** The bodies and invitation; null while only the snapshot is held (migrations/023). */
+  text_body: string | null;
+  html_body: string | null;
   ics: string | null;
   ics_method: string | null;
+  /** What the sender composes the bodies from, null once composed (see src/mail/booking-mail.ts). */
+  snapshot: ColumnType<OutboxSnapshotJson | null, string | null | undefined, string | null>;
   status: Generated<string>;
   attempts: Generated<number>;
   next_attempt_at: Date;
@@ -240,6 +243,27 @@ export interface OutboxEmailsTable {
   created_at: ColumnType<Date, never, never>;
   /** When its recipient and contents were erased (migrations/022); null while held. */
   erased_at: Generated<Date | null>;
+}
+
+/**
+ * What an outbox row is composed from at send time (migrations/023), as the transaction that
+ * queued it wrote it: see queueBookingMail and composeQueued in src/mail/booking-mail.ts.
+ */
+export interface OutboxSnapshotJson {
+  /** When the event happened (ISO): the e-mail is composed as of then. */
+  at: string;
+  /** The booking as the transaction wrote it (no manage nonce nor hash); its instants as ISO text, named in `dates`. */
+  booking: Record<string, unknown>;
+  dates: string[];
+  /** The manage link with its slot (src/mail/manage-slots.ts), or null when the e-mail has none. */
+  manageLink: string | null;
+  /** A staff edit's changes ("Your booking has changed"). */
+  changes?: BookingFieldChange[];
+  /** A receipt's completion record, its instants as ISO text, named in `paymentDates`. */
+  payment?: Record<string, unknown>;
+  paymentDates?: string[];
+  /** The e-mail's own link: a receipt's page (with its slot), the review page. */
+  link?: string | null;
 }
 
 /** One erasure of personal details (migrations/022): when, by whom, rows per table; never whose. */

@@ -34,6 +34,9 @@ export async function claimDueEmails(db: Kysely<Database>, now: Date, leaseMs: n
 /**
  * The outcome of a claimed attempt. Written only while the row is still the one claimed (same
  * attempt count, still queued), so a sender whose lease ran out cannot overwrite a later one.
+ * `composed`: the bodies to keep, written with the outcome in place of any snapshot: those the
+ * sender composed from the row's snapshot (with their manage-link slots, migrations/023), or a
+ * delivered staff invitation's with its link masked.
  */
 export async function finishAttempt(
   db: Kysely<Database>,
@@ -42,8 +45,14 @@ export async function finishAttempt(
     | { status: 'sent'; at: Date }
     | { status: 'retry'; at: Date; error: string }
     | { status: 'failed' | 'skipped' | 'unsent'; error: string },
+  composed?: { text_body: string; html_body: string; ics: string | null },
 ): Promise<boolean> {
-  const base = db.updateTable('outbox_emails').where('id', '=', claimed.id).where('attempts', '=', claimed.attempts).where('status', '=', 'queued');
+  const base = db
+    .updateTable('outbox_emails')
+    .where('id', '=', claimed.id)
+    .where('attempts', '=', claimed.attempts)
+    .where('status', '=', 'queued')
+    .set(composed ? { ...composed, snapshot: null } : {});
   const update =
     outcome.status === 'sent'
       ? base.set({ status: 'sent', sent_at: outcome.at, last_error: null })
@@ -52,11 +61,6 @@ export async function finishAttempt(
         : base.set({ status: outcome.status, last_error: outcome.error });
   const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
-}
-
-/** Replaces a sent e-mail's stored bodies (a staff invitation's, once its link has been delivered). */
-export async function replaceSentBodies(db: Kysely<Database>, id: string, bodies: { text_body: string; html_body: string }): Promise<void> {
-  await db.updateTable('outbox_emails').set(bodies).where('id', '=', id).where('status', '=', 'sent').execute();
 }
 
 /**
@@ -71,6 +75,30 @@ export async function insertReviewRequestOnce(db: Kysely<Database>, email: NewOu
     .returning('id')
     .executeTakeFirst();
   return inserted !== undefined;
+}
+
+/**
+ * Queues e-mails and, in the same statement, drops the booking's queued reminders (a cancelled,
+ * moved or retimed booking): a data-modifying WITH, whose UPDATE sees the table as it was before
+ * the statement, so a reminder queued here is not among those dropped.
+ */
+export async function insertOutboxEmailsSkippingReminders(db: Kysely<Database>, emails: NewOutboxEmail[], skip: { bookingId: string; reason: string }): Promise<void> {
+  if (emails.length === 0) {
+    await skipQueuedReminders(db, skip.bookingId, skip.reason);
+    return;
+  }
+  await db
+    .with('skipped', (qc) =>
+      qc
+        .updateTable('outbox_emails')
+        .set({ status: 'skipped', last_error: skip.reason })
+        .where('booking_id', '=', skip.bookingId)
+        .where('kind', '=', 'booking-reminder')
+        .where('status', '=', 'queued'),
+    )
+    .insertInto('outbox_emails')
+    .values(emails)
+    .execute();
 }
 
 /** Queued reminders of a booking are dropped when it is cancelled or moved (a moved one gets a new one). */

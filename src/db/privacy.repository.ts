@@ -83,7 +83,7 @@ const count = (result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }[]) =
  * Replaces every personal detail the scope's records hold, in the caller's transaction: the
  * bookings' contact details, address, landmark and notes (and their manage links, which stop
  * working), the history's notes and personal changes, the internal notes, the contact messages,
- * the e-mails (recipients, subjects, bodies, invitations; one still queued is never sent), and the
+ * the e-mails (recipients, subjects, bodies, invitations, snapshots; one still queued is never sent), and the
  * stored idempotent answers that name them (deleted: they are only a replay cache).
  */
 export async function erasePersonalData(trx: Transaction<Database>, scope: ErasureScope, erasedAt: Date, personalLabels: PersonalChangeLabels): Promise<ErasureCounts> {
@@ -140,6 +140,8 @@ export async function erasePersonalData(trx: Transaction<Database>, scope: Erasu
         html_body: '',
         ics: null,
         ics_method: null,
+        // What a queued e-mail would have been composed from (migrations/023) holds the booking's details too.
+        snapshot: null,
         // Never sent once erased: there is no address to send it to.
         status: sql`CASE WHEN status = 'queued' THEN 'skipped' ELSE status END`,
         last_error: sql`CASE WHEN status = 'queued' THEN 'erased' ELSE NULL END`,
@@ -213,7 +215,7 @@ export async function expiredRecords(db: Db, cutoff: Date): Promise<{ bookingIds
 export async function emptySentBodies(db: Db, cutoff: Date): Promise<number> {
   const result = await db
     .updateTable('outbox_emails')
-    .set({ text_body: '', html_body: '', ics: null, ics_method: null })
+    .set({ text_body: '', html_body: '', ics: null, ics_method: null, snapshot: null })
     .where('status', '=', 'sent')
     .where('sent_at', '<', cutoff)
     .where('html_body', '<>', '')

@@ -1,23 +1,30 @@
 /**
  * What a change to a booking sends by e-mail (issue 11). Called inside the transaction that makes
- * the change, so that the booking and the e-mails it causes are written together or not at all:
- * the e-mails are composed now (as the booking is in this transaction) and kept in the outbox,
- * which the mailer plugin sends.
+ * the change, so that the booking and the e-mails it causes are written together or not at all.
+ * That transaction holds the booking's locks, so nothing is composed there (issue 24): it decides
+ * which e-mails the change sends (their kind, recipient, subject, invitation method and due time)
+ * and queues each with a snapshot of what composing it needs, the booking as this transaction
+ * wrote it, when the event happened, its manage-link slot and what changed. The sender composes
+ * the text, HTML and invitation from the snapshot when it sends the e-mail (composeQueued), so
+ * that an e-mail shows the booking as it was when the event happened, and an e-mail committed is
+ * never lost, whatever happens to the process after the commit.
  *
  * This is the contract between the booking engine, the staff tools and the manage page (callers)
  * and the outbox (src/mail).
  */
 import type { Kysely } from 'kysely';
-import type { Booking, BookingFieldChange, ContactMessage, Database, NewOutboxEmail } from '../db/database.ts';
+import type { Booking, BookingFieldChange, BookingPayment, ContactMessage, Database, NewOutboxEmail, OutboxEmail, OutboxSnapshotJson } from '../db/database.ts';
 import { findBooking } from '../db/bookings.repository.ts';
-import { hasLiveReminder, insertOutboxEmails, skipQueuedReminders } from '../db/outbox.repository.ts';
+import { hasLiveReminder, insertOutboxEmails, insertOutboxEmailsSkippingReminders } from '../db/outbox.repository.ts';
 import { manageLinkSlotFor } from '../db/manage-link.repository.ts';
 import { appointmentTimes } from './booking-facts.ts';
 import { bookingInvitation } from './invitation.ts';
 import type { MailContext } from './mail-context.ts';
+import { onTheWayMessage } from './on-the-way.ts';
+import { receiptMessage, receiptOf, reviewRequestMessage } from './receipt.ts';
 import { renderText, type MessageContent } from './message.ts';
 import { renderHtml } from './MessageHtml.tsx';
-import { bookingChangedMessage, customerMessage, staffBookingMessage, staffContactMessage, type CustomerMessageKind } from './templates.ts';
+import { bookingChangedMessage, bookingSubject, customerMessage, staffBookingMessage, staffContactMessage, type CustomerMessageKind } from './templates.ts';
 
 export type BookingMailEvent = (
   | { type: 'created' }
@@ -67,74 +74,255 @@ export function outboxRow(message: Composed, links: { bookingId?: string; contac
   };
 }
 
+/** An e-mail a booking change sends, as decided in its transaction; composed later from the snapshot. */
+interface Planned {
+  kind: BookingMailKind;
+  method?: 'REQUEST' | 'CANCEL';
+  /** When it is due (a reminder later; everything else at once). */
+  dueAt?: Date;
+}
+
+/** The e-mails queued with a snapshot: the customer's about their booking, and staff's notification of a new one. */
+export type BookingMailKind = CustomerMessageKind | 'staff-new-booking';
+
 /**
  * The reminder, due `reminderHoursBefore` the appointment; none when that moment has passed
  * already (a booking made inside the window: its confirmation serves).
  */
-function reminder(booking: Booking, context: MailContext, manageLink: string | undefined): Composed | undefined {
+function reminder(booking: Booking, context: MailContext): Planned | undefined {
   const dueAt = new Date(appointmentTimes(booking).start.getTime() - context.reminderHoursBefore * 3_600_000);
   if (dueAt.getTime() <= context.now().getTime()) return undefined;
-  return { ...customerMessage('booking-reminder', booking, context, manageLink), dueAt };
+  return { kind: 'booking-reminder', dueAt };
 }
 
-function customer(kind: CustomerMessageKind, booking: Booking, context: MailContext, manageLink: string | undefined, method?: 'REQUEST' | 'CANCEL'): Composed {
+function planFor(event: BookingMailEvent, booking: Booking, context: MailContext, needsReminder: boolean): Planned[] {
+  const planned = ((): (Planned | undefined)[] => {
+    switch (event.type) {
+      case 'created':
+        // A booking taken by staff (issue 21) is confirmed at once, and staff need no notification of their own booking.
+        return [
+          { kind: booking.status === 'confirmed' ? 'booking-confirmed' : 'booking-created', method: 'REQUEST' },
+          booking.source === 'staff' ? undefined : { kind: 'staff-new-booking' },
+          reminder(booking, context),
+        ];
+      case 'confirmed':
+        // A booking cancelled and then reopened lost its reminder; confirming it gives it one again.
+        // The invitation again, now STATUS:CONFIRMED: the same UID and a higher SEQUENCE update the
+        // tentative entry the customer's calendar holds (or put it back after a cancellation).
+        return [{ kind: 'booking-confirmed', method: 'REQUEST' }, needsReminder ? reminder(booking, context) : undefined];
+      case 'cancelled':
+        return [{ kind: event.by === 'customer' ? 'booking-cancelled-by-customer' : 'booking-cancelled', method: 'CANCEL' }];
+      case 'moved':
+        return [{ kind: 'booking-moved', method: 'REQUEST' }, reminder(booking, context)];
+      case 'changed':
+        return [event.notify ? { kind: 'booking-changed', method: 'REQUEST' } : undefined, event.retimeReminder ? reminder(booking, context) : undefined];
+      case 'weather':
+        return [{ kind: 'booking-weather' }];
+      case 'completed':
+        return [];
+    }
+  })();
+  return planned.filter((m): m is Planned => m !== undefined);
+}
+
+/** Columns of a booking a snapshot leaves out: the manage link's secrets, and what the database derives. */
+const NOT_IN_SNAPSHOT = new Set(['manage_nonce', 'manage_token_hash', 'search_text', 'held', 'email_canonical', 'phone_canonical', 'customer_key']);
+
+/** A row's columns as JSON values, with the names of those that were instants (ISO text in JSON). */
+function jsonFields(row: object, omit: ReadonlySet<string> = new Set()): { fields: Record<string, unknown>; dates: string[] } {
+  const fields: Record<string, unknown> = {};
+  const dates: string[] = [];
+  for (const [key, value] of Object.entries(row)) {
+    if (omit.has(key)) continue;
+    if (value instanceof Date) dates.push(key);
+    fields[key] = value instanceof Date ? value.toISOString() : value;
+  }
+  return { fields, dates };
+}
+
+/** The fields back, their instants Dates again. */
+function withDates<T>(fields: Record<string, unknown>, dates: readonly string[]): T {
+  const row: Record<string, unknown> = { ...fields };
+  for (const key of dates) if (typeof row[key] === 'string') row[key] = new Date(row[key]);
+  return row as T;
+}
+
+/** The snapshot of a booking as this transaction wrote it (and what else its e-mail shows), as JSON text for the outbox row. */
+export function bookingSnapshot(
+  booking: Booking,
+  at: Date,
+  manageLink: string | undefined,
+  extra: { changes?: readonly BookingFieldChange[]; payment?: BookingPayment; link?: string } = {},
+): string {
+  const { fields, dates } = jsonFields(booking, NOT_IN_SNAPSHOT);
+  const payment = extra.payment && jsonFields(extra.payment);
+  const snapshot: OutboxSnapshotJson = {
+    at: at.toISOString(),
+    booking: fields,
+    dates,
+    manageLink: manageLink ?? null,
+    ...(extra.changes ? { changes: [...extra.changes] } : {}),
+    ...(payment ? { payment: payment.fields, paymentDates: payment.dates } : {}),
+    ...(extra.link !== undefined ? { link: extra.link } : {}),
+  };
+  return JSON.stringify(snapshot);
+}
+
+/**
+ * Another e-mail about a booking queued in a transaction that holds the booking (a completion's
+ * receipt and review request, "On the way"): its recipient and subject now, its bodies composed
+ * at send time from the snapshot, as a booking change's are.
+ */
+export function snapshotRow(message: Pick<Composed, 'kind' | 'to' | 'subject' | 'dueAt'>, bookingId: string, snapshot: string, now: Date): NewOutboxEmail {
   return {
-    ...customerMessage(kind, booking, context, manageLink),
-    ...(method ? { ics: { method, text: bookingInvitation(booking, context, method, manageLink) } } : {}),
+    kind: message.kind,
+    booking_id: bookingId,
+    contact_message_id: null,
+    to_name: message.to.name,
+    to_address: message.to.address,
+    reply_to_name: null,
+    reply_to_address: null,
+    subject: message.subject,
+    text_body: null,
+    html_body: null,
+    ics: null,
+    ics_method: null,
+    snapshot,
+    next_attempt_at: message.dueAt ?? now,
   };
 }
 
-function composeFor(event: BookingMailEvent, booking: Booking, context: MailContext, manageLink: string | undefined, needsReminder: boolean): Composed[] {
-  switch (event.type) {
-    case 'created':
-      // A booking taken by staff (issue 21) is confirmed at once, and staff need no notification of their own booking.
-      return [
-        customer(booking.status === 'confirmed' ? 'booking-confirmed' : 'booking-created', booking, context, manageLink, 'REQUEST'),
-        booking.source === 'staff' ? undefined : staffBookingMessage(booking, context),
-        reminder(booking, context, manageLink),
-      ].filter((m): m is Composed => m !== undefined);
-    case 'confirmed':
-      // A booking cancelled and then reopened lost its reminder; confirming it gives it one again.
-      // The invitation again, now STATUS:CONFIRMED: the same UID and a higher SEQUENCE update the
-      // tentative entry the customer's calendar holds (or put it back after a cancellation).
-      return [customer('booking-confirmed', booking, context, manageLink, 'REQUEST'), needsReminder ? reminder(booking, context, manageLink) : undefined].filter(
-        (m): m is Composed => m !== undefined,
-      );
-    case 'cancelled':
-      return [customer(event.by === 'customer' ? 'booking-cancelled-by-customer' : 'booking-cancelled', booking, context, undefined, 'CANCEL')];
-    case 'moved':
-      return [customer('booking-moved', booking, context, manageLink, 'REQUEST'), reminder(booking, context, manageLink)].filter(
-        (m): m is Composed => m !== undefined,
-      );
-    case 'changed':
-      return [
-        event.notify
-          ? { ...bookingChangedMessage(booking, context, manageLink, event.changes), ics: { method: 'REQUEST' as const, text: bookingInvitation(booking, context, 'REQUEST', manageLink) } }
-          : undefined,
-        event.retimeReminder ? reminder(booking, context, manageLink) : undefined,
-      ].filter((m): m is Composed => m !== undefined);
-    case 'weather':
-      return [customer('booking-weather', booking, context, manageLink)];
-    case 'completed':
-      return [];
-  }
+function plannedRow(planned: Planned, booking: Booking, context: MailContext, snapshot: { customer: string; staff: string }, now: Date): NewOutboxEmail {
+  const staff = planned.kind === 'staff-new-booking';
+  return {
+    kind: planned.kind,
+    booking_id: booking.id,
+    contact_message_id: null,
+    to_name: staff ? context.business.name : booking.name,
+    to_address: staff ? context.staffEmail : booking.email,
+    reply_to_name: staff ? booking.name : null,
+    reply_to_address: staff ? booking.email : null,
+    subject: bookingSubject(planned.kind, booking, context),
+    text_body: null,
+    html_body: null,
+    ics: null,
+    ics_method: planned.method ?? null,
+    snapshot: staff ? snapshot.staff : snapshot.customer,
+    next_attempt_at: planned.dueAt ?? now,
+  };
 }
 
+/** Why the booking's queued reminders are dropped by this event (a new one is queued when it still needs one). */
+function reminderSkipReason(event: BookingMailEvent): string | undefined {
+  if (event.type === 'cancelled') return 'The booking was cancelled';
+  if (event.type === 'moved') return 'The booking was moved; a new reminder was queued';
+  if (event.type === 'changed' && event.retimeReminder) return 'The booking was changed; a new reminder was queued';
+  return undefined;
+}
+
+/**
+ * Queues what the event sends, in the caller's transaction: one INSERT (with the reminders it
+ * replaces dropped in the same statement), plus a read of the reminders when a confirmation may
+ * need one. Nothing is composed here (see the file's header).
+ */
 export async function queueBookingMail(trx: Kysely<Database>, event: BookingMailEvent, context: MailContext): Promise<void> {
   const booking = event.booking ?? (await findBooking(trx, event.bookingId));
   if (!booking) throw new Error(`queueBookingMail: no booking ${event.bookingId}`);
-  if (event.type === 'cancelled') await skipQueuedReminders(trx, booking.id, 'The booking was cancelled');
-  if (event.type === 'moved') await skipQueuedReminders(trx, booking.id, 'The booking was moved; a new reminder was queued');
-  if (event.type === 'changed' && event.retimeReminder) await skipQueuedReminders(trx, booking.id, 'The booking was changed; a new reminder was queued');
+  const skipReason = reminderSkipReason(event);
   // A booking without an e-mail address (taken by staff for a customer who has none, issue 21):
   // nothing to send, and the staff notification is only for online bookings, which always have one.
-  if (booking.email.trim() === '') return;
-  const manageLink = event.type === 'cancelled' || event.type === 'completed' ? undefined : await manageLinkSlotFor(trx, booking, context.origin, context.manageKey);
-  const now = context.now();
-  const needsReminder = event.type === 'confirmed' && !(await hasLiveReminder(trx, booking.id));
-  const rows = composeFor(event, booking, context, manageLink, needsReminder).map((m) => outboxRow(m, { bookingId: booking.id }, now));
-  await insertOutboxEmails(trx, rows);
+  const planned = booking.email.trim() === '' ? [] : planFor(event, booking, context, event.type === 'confirmed' && !(await hasLiveReminder(trx, booking.id)));
+  let rows: NewOutboxEmail[] = [];
+  if (planned.length > 0) {
+    const manageLink = event.type === 'cancelled' || event.type === 'completed' ? undefined : await manageLinkSlotFor(trx, booking, context.origin, context.manageKey);
+    const now = context.now();
+    const forCustomer = bookingSnapshot(booking, now, manageLink, event.type === 'changed' ? { changes: event.changes } : {});
+    const forStaff = planned.some((p) => p.kind === 'staff-new-booking') ? bookingSnapshot(booking, now, undefined) : forCustomer;
+    rows = planned.map((p) => plannedRow(p, booking, context, { customer: forCustomer, staff: forStaff }, now));
+  }
+  if (skipReason) await insertOutboxEmailsSkippingReminders(trx, rows, { bookingId: booking.id, reason: skipReason });
+  else await insertOutboxEmails(trx, rows);
   if (rows.length > 0) context.onQueued?.();
+}
+
+/** An e-mail's bodies, stored or composed. */
+export interface ComposedBodies {
+  text_body: string;
+  html_body: string;
+  ics: string | null;
+}
+
+type Queued = Pick<OutboxEmail, 'kind' | 'snapshot' | 'ics_method' | 'text_body' | 'html_body' | 'ics'>;
+
+/** Whether a row still waits to be composed from its snapshot. */
+export function needsComposing(email: Queued): boolean {
+  return email.snapshot !== null && (email.text_body === null || email.html_body === null);
+}
+
+function snapshotOf(email: Queued): OutboxSnapshotJson {
+  const raw = email.snapshot as OutboxSnapshotJson | string | null;
+  if (raw === null) throw new Error('composeQueued: no snapshot');
+  return typeof raw === 'string' ? (JSON.parse(raw) as OutboxSnapshotJson) : raw;
+}
+
+const CUSTOMER_KINDS = new Set<string>([
+  'booking-created',
+  'booking-confirmed',
+  'booking-cancelled',
+  'booking-cancelled-by-customer',
+  'booking-moved',
+  'booking-changed',
+  'booking-reminder',
+  'booking-weather',
+] satisfies CustomerMessageKind[]);
+
+const isCustomerKind = (kind: string): kind is CustomerMessageKind => CUSTOMER_KINDS.has(kind);
+
+/** What the e-mail of `kind` says, from its snapshot, as of the moment of the event. */
+function contentOf(kind: string, snapshot: OutboxSnapshotJson, asThen: MailContext): MessageContent {
+  const booking = withDates<Booking>(snapshot.booking, snapshot.dates);
+  const manageLink = snapshot.manageLink ?? undefined;
+  switch (kind) {
+    case 'staff-new-booking':
+      return staffBookingMessage(booking, asThen).content;
+    case 'booking-changed':
+      return bookingChangedMessage(booking, asThen, manageLink, snapshot.changes ?? []).content;
+    case 'booking-receipt': {
+      if (!snapshot.payment) throw new Error('composeQueued: a receipt without its completion record');
+      const payment = withDates<BookingPayment>(snapshot.payment, snapshot.paymentDates ?? []);
+      return receiptMessage(booking, receiptOf(booking, payment, asThen.business), asThen, snapshot.link ?? undefined).content;
+    }
+    case 'review-request':
+      return reviewRequestMessage(booking, snapshot.link ?? '', asThen, asThen.now()).content;
+    case 'booking-on-the-way':
+      return onTheWayMessage(booking, booking.arriving_at ?? asThen.now(), asThen).content;
+    default:
+      if (isCustomerKind(kind)) return customerMessage(kind, booking, asThen, manageLink).content;
+      throw new Error(`composeQueued: no snapshot composer for ${kind}`);
+  }
+}
+
+/**
+ * The e-mail's text, HTML and invitation: as stored, or composed from its snapshot with the app's
+ * settings, as of when the event happened (the booking as it was written then, and that moment as
+ * the invitation's DTSTAMP). Manage links stay slots (src/mail/manage-slots.ts).
+ */
+export function composeQueued<T extends Queued>(email: T, context: MailContext): Omit<T, keyof ComposedBodies> & ComposedBodies {
+  if (!needsComposing(email)) {
+    if (email.text_body === null || email.html_body === null) throw new Error('composeQueued: neither bodies nor a snapshot');
+    return { ...email, text_body: email.text_body, html_body: email.html_body };
+  }
+  const snapshot = snapshotOf(email);
+  const then = new Date(snapshot.at);
+  const asThen: MailContext = { ...context, now: () => then };
+  const content = contentOf(email.kind, snapshot, asThen);
+  const method = email.ics_method === 'CANCEL' ? 'CANCEL' : 'REQUEST';
+  return {
+    ...email,
+    text_body: renderText(content),
+    html_body: renderHtml(content),
+    ics: email.ics_method ? bookingInvitation(withDates<Booking>(snapshot.booking, snapshot.dates), asThen, method, snapshot.manageLink ?? undefined) : null,
+  };
 }
 
 /** The staff notification of a contact-form message, with Reply-To the sender. */
@@ -143,8 +331,13 @@ export async function queueContactMail(trx: Kysely<Database>, message: ContactMe
   context.onQueued?.();
 }
 
-/** One message about a booking, composed by the caller, queued in its transaction (issue 21: "On the way"). */
-export async function queueBookingMessage(trx: Kysely<Database>, bookingId: string, message: Composed, context: MailContext): Promise<void> {
-  await insertOutboxEmails(trx, [outboxRow(message, { bookingId }, context.now())]);
+/**
+ * One message about a booking queued in the caller's transaction (issue 21: "On the way"): its
+ * recipient and subject as the caller made them, its bodies composed at send time from the
+ * booking as the transaction wrote it (see composeQueued, which knows the kind).
+ */
+export async function queueBookingMessage(trx: Kysely<Database>, booking: Booking, message: Composed, context: MailContext): Promise<void> {
+  const now = context.now();
+  await insertOutboxEmails(trx, [snapshotRow(message, booking.id, bookingSnapshot(booking, now, undefined), now)]);
   context.onQueued?.();
 }

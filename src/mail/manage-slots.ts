@@ -3,12 +3,13 @@
  * live token only as the e-mail is handed to the SMTP server, masked wherever staff read it.
  */
 import type { Kysely } from 'kysely';
-import type { Database, OutboxEmail } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { liveTokens, type ManageKeyReader } from '../db/manage-link.repository.ts';
 import { fillManageSlots, hasManageSlots, maskManageSlots, slotBookingIds } from '../domain/manage-link.ts';
 import { fold } from './invitation.ts';
 
-type Bodies = Pick<OutboxEmail, 'text_body' | 'html_body' | 'ics'>;
+/** An e-mail's bodies once composed (see composeQueued in booking-mail.ts). */
+type Bodies = { text_body: string; html_body: string; ics: string | null };
 
 /** An iCalendar text's content lines joined back (RFC 5545 §3.1): a slot may have been folded across two. */
 const unfold = (ics: string) => ics.replace(/\r\n[ \t]/g, '');

@@ -62,6 +62,13 @@ const SUBJECTS: Record<CustomerMessageKind, (reference: string, name: string) =>
   'booking-weather': (ref, name) => `Weather: please choose a new time for ${ref} – ${name}`,
 };
 
+/** The subject of an e-mail about a booking: written when it is queued (the staff list shows it), its bodies when it is sent. */
+export function bookingSubject(kind: CustomerMessageKind | 'staff-new-booking', booking: Pick<Booking, 'reference' | 'date' | 'time'>, context: Pick<MailContext, 'business'>): string {
+  return kind === 'staff-new-booking'
+    ? `New booking ${booking.reference}: ${appointmentText(booking.date, booking.time)}`
+    : SUBJECTS[kind](booking.reference, context.business.name);
+}
+
 function intro(kind: CustomerMessageKind, booking: Booking): { heading: string; paragraphs: string[] } {
   const when = appointmentText(booking.date, booking.time);
   const hello = `Hi ${booking.name},`;
@@ -123,7 +130,7 @@ export function customerMessage(kind: CustomerMessageKind, booking: Booking, con
   return {
     kind,
     to: { name: booking.name, address: booking.email },
-    subject: SUBJECTS[kind](booking.reference, context.business.name),
+    subject: bookingSubject(kind, booking, context),
     content: {
       heading,
       paragraphs,
@@ -177,7 +184,7 @@ export function staffBookingMessage(booking: Booking, context: MailContext): Mes
     kind: 'staff-new-booking',
     to: { name: context.business.name, address: context.staffEmail },
     replyTo: { name: booking.name, address: booking.email },
-    subject: `New booking ${booking.reference}: ${appointmentText(booking.date, booking.time)}`,
+    subject: bookingSubject('staff-new-booking', booking, context),
     content: {
       heading: `New booking ${booking.reference}`,
       paragraphs: [],

@@ -10,10 +10,10 @@ import { insertOutboxEmails, insertReviewRequestOnce } from '../db/outbox.reposi
 import { findPayment, takeInvoiceNumber, upsertPayment } from '../db/payments.repository.ts';
 import type { PaymentMethod } from '../domain/completion.ts';
 import { bookingTotalCents, gstOfCents } from '../domain/money.ts';
-import { outboxRow } from '../mail/booking-mail.ts';
+import { bookingSnapshot, snapshotRow } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { receiptLinkOf, receiptMessage, receiptOf, reviewRequestMessage } from '../mail/receipt.ts';
-import { manageLinkFor } from '../db/manage-link.repository.ts';
+import { manageLinkSlotFor } from '../db/manage-link.repository.ts';
 
 /**
  * The completion record of a booking this transaction has just marked completed: the amount
@@ -37,7 +37,9 @@ export async function recordCompletion(
   const reviewUrl = context.completion?.reviewUrl;
   if (reviewUrl && hasAddress(booking)) {
     const dueAt = new Date(now.getTime() + (context.completion?.reviewDelayHours ?? 0) * 3_600_000);
-    if (await insertReviewRequestOnce(trx, outboxRow(reviewRequestMessage(booking, reviewUrl, context, dueAt), { bookingId: booking.id }, now))) context.onQueued?.();
+    // Composed when it is sent, from the snapshot (issue 24): this transaction holds the booking.
+    const queued = snapshotRow(reviewRequestMessage(booking, reviewUrl, context, dueAt), booking.id, bookingSnapshot(booking, now, undefined, { link: reviewUrl }), now);
+    if (await insertReviewRequestOnce(trx, queued)) context.onQueued?.();
   }
   const link = await receiptLinkFor(trx, booking, context);
   // The invoice number is taken last but for two writes: concurrent completions wait for the
@@ -64,16 +66,26 @@ export function hasAddress(booking: Booking): boolean {
   return booking.email.trim() !== '';
 }
 
-/** The link to the receipt's printable page (the manage link's token), for its e-mail. */
+/**
+ * The link to the receipt's printable page (the manage link's token), for its e-mail: stored with
+ * the token's slot, filled in only as the e-mail is sent (issue 23: no live link is written down).
+ */
 async function receiptLinkFor(trx: Kysely<Database>, booking: Booking, context: MailContext): Promise<string | undefined> {
   if (!hasAddress(booking)) return undefined;
-  const manageLink = await manageLinkFor(trx, booking, context.origin, context.manageKey);
+  const manageLink = await manageLinkSlotFor(trx, booking, context.origin, context.manageKey);
   return manageLink && receiptLinkOf(manageLink);
 }
 
+/**
+ * The receipt e-mail, queued with its snapshot (issue 24): the transaction holds the booking and,
+ * once a number is taken, the invoice counter, so its recipient and subject are written now and
+ * its bodies composed when it is sent.
+ */
 async function insertReceipt(trx: Kysely<Database>, booking: Booking, payment: BookingPayment, context: MailContext, link: string | undefined): Promise<void> {
   if (!hasAddress(booking)) return;
-  await insertOutboxEmails(trx, [outboxRow(receiptMessage(booking, receiptOf(booking, payment, context.business), context, link), { bookingId: booking.id }, context.now())]);
+  const now = context.now();
+  const message = receiptMessage(booking, receiptOf(booking, payment, context.business), context, link);
+  await insertOutboxEmails(trx, [snapshotRow(message, booking.id, bookingSnapshot(booking, now, undefined, { payment, ...(link ? { link } : {}) }), now)]);
   context.onQueued?.();
 }
 

@@ -31,6 +31,8 @@ import {
 import { notFound, validationFailed } from '../errors.ts';
 import { addressOf, CHANGE_LABELS } from './booking-edit.service.ts';
 import { CUSTOMER_NOT_FOUND } from './customers.service.ts';
+import { composeQueued } from '../mail/booking-mail.ts';
+import type { MailContext } from '../mail/mail-context.ts';
 
 /** The history's fields whose values are personal: erased from every change line. */
 const PERSONAL_LABELS = [CHANGE_LABELS.name, CHANGE_LABELS.email, CHANGE_LABELS.phone, CHANGE_LABELS.address, CHANGE_LABELS.notes];
@@ -39,7 +41,8 @@ export interface CustomerExport {
   customer: CustomerListRow;
   bookings: HeldBooking[];
   messages: Awaited<ReturnType<typeof heldRecords>>['messages'];
-  emails: Awaited<ReturnType<typeof heldRecords>>['emails'];
+  /** The e-mails to them, each with its bodies: as stored, or composed from its snapshot when still queued (issue 24). */
+  emails: ReturnType<typeof composeQueued<Awaited<ReturnType<typeof heldRecords>>['emails'][number]>>[];
 }
 
 async function customerOrNotFound(db: Kysely<Database>, id: string, now: Date): Promise<CustomerListRow> {
@@ -49,10 +52,10 @@ async function customerOrNotFound(db: Kysely<Database>, id: string, now: Date): 
 }
 
 /** Everything held about a customer (principle 6): bookings with history, notes and payment; messages; e-mails to them. */
-export async function exportCustomer(db: Kysely<Database>, id: string, now: Date): Promise<CustomerExport> {
+export async function exportCustomer(db: Kysely<Database>, id: string, now: Date, mail: MailContext): Promise<CustomerExport> {
   const customer = await customerOrNotFound(db, id, now);
   const held = await heldRecords(db, await customerScope(db, customer.key));
-  return { customer, ...held };
+  return { customer, ...held, emails: held.emails.map((email) => composeQueued(email, mail)) };
 }
 
 const BOOKING_COLUMNS: Record<(typeof CORRECTION_ADDRESS_FIELDS)[number] | 'name' | 'email' | 'phone', keyof Booking> = {

@@ -71,7 +71,8 @@ export async function markOnTheWay(
       changed_by: action.by,
       note: `On the way, arriving about ${aucklandClockText(arrivingAt)}${booking.email ? ' (customer e-mailed)' : ''}`,
     });
-    if (booking.email) await queueBookingMessage(trx, booking.id, onTheWayMessage(updated, arrivingAt, mail), mail);
+    // Composed when it is sent, from the snapshot of the booking as written here (issue 24).
+    if (booking.email) await queueBookingMessage(trx, updated, onTheWayMessage(updated, arrivingAt, mail), mail);
     return { booking: updated, history: await statusHistory(trx, booking.id) };
   });
 }

@@ -8,6 +8,7 @@
  */
 import t from 'tap';
 import { manageLinkFor } from '../../src/db/manage-link.repository.ts';
+import { composeQueued } from '../../src/mail/booking-mail.ts';
 import { baseUrl, buildTestApp } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, signIn, waitForHydration } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';
@@ -80,7 +81,7 @@ t.test('a phone booking, an edit, a completion, its receipt and the takings, on 
       t.match(edited, { phone: '021 555 0199', service: 'Express Clean', date: newDate, time: '13:00', service_type: phone ? 'dropoff' : 'onsite' });
       const changed = await app.db.selectFrom('outbox_emails').selectAll().where('booking_id', '=', edited.id).where('kind', '=', 'booking-changed').execute();
       t.equal(changed.length, 1, '"Your booking has changed" in the outbox');
-      t.match(changed[0]!.text_body, /When: .* → .*1:00 pm/);
+      t.match(composeQueued(changed[0]!, app.mail).text_body, /When: .* → .*1:00 pm/);
 
       // Confirmed in the details, then completed from the list: the completion form, not a bare status.
       await details.getByRole('button', { name: /^Confirm/ }).click();

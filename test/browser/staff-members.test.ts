@@ -25,7 +25,7 @@ t.test('staff accounts in Chromium', async (t) => {
 
   async function tokenFor(email: string): Promise<string> {
     const row = await app.db.selectFrom('outbox_emails').select('text_body').where('kind', '=', 'staff-invitation').where('to_address', '=', email).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
-    return /\/dashboard\/invitation\/([A-Za-z0-9_-]{43})/.exec(row.text_body)![1]!;
+    return /\/dashboard\/invitation\/([A-Za-z0-9_-]{43})/.exec(row.text_body ?? '')![1]!;
   }
 
   for (const width of [1280, 390]) {

@@ -5,7 +5,10 @@
  * failed for staff to see and resend. It polls every MAIL_POLL_MS and looks at once after a
  * request of this process queued mail. Closing the app lets the send in flight finish.
  *
- * Without SMTP_URL nothing is sent: e-mails are still composed into the outbox, and each one
+ * An e-mail a booking's transaction queued with a snapshot (issue 24) is composed here, as it is
+ * sent, from that snapshot; its bodies are written into the row with the outcome.
+ *
+ * Without SMTP_URL nothing is sent: e-mails are still queued in the outbox, and each one
  * becomes `unsent` when it falls due (staff read it in the dashboard, and can send it with Resend
  * once SMTP is configured). The log says so once.
  */
@@ -14,11 +17,12 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database, OutboxEmail } from '../../db/database.ts';
 import { findBooking } from '../../db/bookings.repository.ts';
-import { claimDueEmails, finishAttempt, replaceSentBodies } from '../../db/outbox.repository.ts';
+import { claimDueEmails, finishAttempt } from '../../db/outbox.repository.ts';
 import { holdsSlot } from '../../domain/booking-status.ts';
 import type { MailContext } from '../../mail/mail-context.ts';
 import { manageKeyCache } from '../../db/manage-link.repository.ts';
 import { withLiveManageLinks } from '../../mail/manage-slots.ts';
+import { composeQueued, needsComposing } from '../../mail/booking-mail.ts';
 import { maskInvitationLinks, STAFF_INVITATION_KIND } from '../../mail/staff-invitation.ts';
 
 declare module 'fastify' {
@@ -93,16 +97,29 @@ export default fp(
     let again = false;
 
     async function send(claimed: OutboxEmail): Promise<void> {
-      const email = await withLiveManageLinks(app.db, claimed, app.mail.manageKey);
-      const log = { outboxId: email.id, kind: email.kind, bookingId: email.booking_id ?? undefined, attempt: email.attempts };
-      const skip = await stillWanted(app.db, email);
+      const log = { outboxId: claimed.id, kind: claimed.kind, bookingId: claimed.booking_id ?? undefined, attempt: claimed.attempts };
+      // A booking's e-mail is composed here, from the snapshot its transaction stored (issue 24), and
+      // written into the row with the outcome, whatever it is: staff read what was (or would have been) sent.
+      let composed: { text_body: string; html_body: string; ics: string | null } | undefined;
+      let bodies: ReturnType<typeof composeQueued<OutboxEmail>>;
+      try {
+        bodies = composeQueued(claimed, app.mail);
+        if (needsComposing(claimed)) composed = { text_body: bodies.text_body, html_body: bodies.html_body, ics: bodies.ics };
+      } catch (err) {
+        await finishAttempt(app.db, claimed, { status: 'failed', error: `Could not compose the e-mail: ${errorText(err)}` });
+        app.log.error({ ...log, error: (err as Error).message }, 'e-mail could not be composed');
+        return;
+      }
+      const finish = (outcome: Parameters<typeof finishAttempt>[2]) => finishAttempt(app.db, claimed, outcome, composed);
+      const email = await withLiveManageLinks(app.db, bodies, app.mail.manageKey);
+      const skip = await stillWanted(app.db, claimed);
       if (skip) {
-        await finishAttempt(app.db, email, { status: 'skipped', error: skip });
+        await finish({ status: 'skipped', error: skip });
         app.log.info(log, 'e-mail skipped');
         return;
       }
       if (!transport) {
-        await finishAttempt(app.db, email, { status: 'unsent', error: NOT_CONFIGURED });
+        await finish({ status: 'unsent', error: NOT_CONFIGURED });
         return;
       }
       try {
@@ -115,19 +132,21 @@ export default fp(
           html: email.html_body,
           ...(email.ics ? { icalEvent: { method: email.ics_method ?? 'REQUEST', filename: 'invite.ics', content: email.ics } } : {}),
         });
-        await finishAttempt(app.db, email, { status: 'sent', at: app.now() });
-        // A staff invitation's link is a credential: once delivered, only its masked form is kept.
-        if (email.kind === STAFF_INVITATION_KIND) {
-          await replaceSentBodies(app.db, email.id, { text_body: maskInvitationLinks(email.text_body), html_body: maskInvitationLinks(email.html_body) });
-        }
+        // A staff invitation's link is a credential: once delivered, only its masked form is kept,
+        // written with the outcome (one statement: no moment when the row is sent and still holds it).
+        const kept =
+          claimed.kind === STAFF_INVITATION_KIND
+            ? { text_body: maskInvitationLinks(bodies.text_body), html_body: maskInvitationLinks(bodies.html_body), ics: bodies.ics }
+            : composed;
+        await finishAttempt(app.db, claimed, { status: 'sent', at: app.now() }, kept);
         app.log.info(log, 'e-mail sent');
       } catch (err) {
         const error = errorText(err);
         if (email.attempts >= mail.maxAttempts) {
-          await finishAttempt(app.db, email, { status: 'failed', error });
+          await finish({ status: 'failed', error });
           app.log.error({ ...log, error: (err as { code?: string }).code }, 'e-mail failed for good');
         } else {
-          await finishAttempt(app.db, email, { status: 'retry', at: new Date(app.now().getTime() + retryDelayMs(email.attempts, mail.retryBaseMs)), error });
+          await finish({ status: 'retry', at: new Date(app.now().getTime() + retryDelayMs(email.attempts, mail.retryBaseMs)), error });
           app.log.warn({ ...log, error: (err as { code?: string }).code }, 'e-mail not sent; will retry');
         }
       }

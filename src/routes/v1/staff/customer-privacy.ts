@@ -87,7 +87,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const now = app.now();
-      const dto = toExportDto(await exportCustomer(app.db, request.params.id, now), now);
+      const dto = toExportDto(await exportCustomer(app.db, request.params.id, now, app.mail), now);
       request.log.info({ customer: request.params.id, by: request.staff?.name }, 'customer data exported');
       const csv = request.query.format === 'csv';
       const name = `customer-${request.params.id.slice(0, 8)}-${todayInAuckland(now)}.${csv ? 'csv' : 'json'}`;

@@ -53,7 +53,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const email = await outboxEmail(app.db, request.params.id);
+      const email = await outboxEmail(app.db, request.params.id, app.mail);
       return {
         email: toOutboxEmailDto(email),
         replyTo: email.reply_to_address ? `${email.reply_to_name ?? ''} <${email.reply_to_address}>`.trim() : null,
@@ -76,7 +76,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const email = await outboxEmail(app.db, request.params.id);
+      const email = await outboxEmail(app.db, request.params.id, app.mail);
       return reply.type('text/html; charset=utf-8').header('content-security-policy', PREVIEW_CSP).send(email.html_body);
     },
   );
@@ -93,7 +93,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const email = await resendEmail(app.db, request.params.id, app.now());
+      const email = await resendEmail(app.db, request.params.id, app.now(), app.mail);
       request.log.info({ outboxId: email.id, kind: email.kind, bookingId: email.booking_id ?? undefined }, 'e-mail queued again by staff');
       void app.mailer.wake();
       return toOutboxEmailDto(email);
