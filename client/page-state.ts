@@ -42,8 +42,12 @@ export interface ContactState {
   sent: boolean;
   /** Set when the footer's newsletter box was sent without JavaScript (GET /contact?email=…). */
   newsletter: boolean;
-  /** The token the form posts without JavaScript, so that posting it twice stores one message; new on every render. */
-  submission: string;
+  /**
+   * A submission token for the form to post, only when a form that posted one comes back with
+   * errors (a page served before tokens moved to the form guard's cookie); otherwise null: the
+   * cookie set with the page carries the token, so the page is the same for everyone.
+   */
+  submission: string | null;
 }
 
 /** The dashboard: which sign-in mode is configured and whether this browser is signed in. */

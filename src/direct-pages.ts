@@ -4,8 +4,9 @@
  * a later GET of exactly its address is answered here, from the HTTP server's own request
  * listener, with the bytes, headers and access line Fastify's answer would have had: the
  * security headers, the request id, the page's ETag (a 304 when it matches), the best encoding
- * the client accepts, and one access line per request. What is not such a page (another method,
- * a query string, a page with state or a form) goes to Fastify as before, and so does every
+ * the client accepts, a form page's cookie made for this answer, and one access line per request.
+ * What is not such a page (another method, a query string, a page with state or a form's answer)
+ * goes to Fastify as before, and so does every
  * request once the app is closing (Fastify's 503). This path skips Fastify's routing, hooks and
  * per-request logger, which cost a cached page more than half its throughput.
  */
@@ -43,6 +44,8 @@ export interface DirectPage {
   /** Every header of a 200 but the request id, the encoding and the length. */
   headers: Record<string, string>;
   body(encoding: Encoding | undefined): Buffer | string;
+  /** A Set-Cookie header made for each answer (a form page's bot-guard cookie), 304s included. */
+  setCookie?: () => string | undefined;
 }
 
 interface Options {
@@ -87,6 +90,8 @@ export class DirectPages {
     const started = performance.now();
     const id = requestIdOf(request);
     response.setHeader('x-request-id', id);
+    const cookie = page.setCookie?.();
+    if (cookie) response.setHeader('set-cookie', cookie);
     let status = 200;
     if (request.headers['if-none-match'] === page.etag) {
       status = 304;

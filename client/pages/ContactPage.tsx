@@ -2,8 +2,8 @@
  * Contact (spec section 2): info cards, the 'Send us a Message' form, the map, social links and a
  * call to action. The form checks the six rules of spec section 5 in order and shows each message
  * beside its field; with JavaScript off it posts to /contact and the server does the same. Either
- * way a message sent twice (a retry, a double post) is stored once: see submissionKeys and
- * ContactState.submission.
+ * way a message sent twice (a retry, a double post) is stored once: see submissionKeys, and the
+ * form guard's cookie (src/routes/pages/contact.ts).
  */
 import { Honeypot } from '../components/Honeypot.tsx';
 import { useState, type FormEvent } from 'react';
@@ -94,7 +94,7 @@ function ContactForm({ state }: { state: ContactState }) {
     <form className="card form" method="post" action="/contact#send-message" noValidate={hydrated} onSubmit={onSubmit} aria-labelledby="send-message">
       <h2 id="send-message">Send us a Message</h2>
       <Honeypot />
-      <input type="hidden" name="submission" value={state.submission} />
+      {state.submission && <input type="hidden" name="submission" value={state.submission} />}
       {state.sent && (
         <p className="notice notice-success" role="status">
           <Icon name="check" /> {MESSAGES.contactReceived}

@@ -6,10 +6,14 @@
  * When was the form served? The form pages are cached and shared by every visitor, so a time
  * written into the HTML would be the time the cached copy was rendered, not the visitor's. The
  * time travels instead in a cookie set by each GET of a form page (a header, so the cached body
- * and its ETag stay the same): the time (the real clock, not the business clock tests pin) and an HMAC of it under a key kept in the database, so
- * that a client cannot backdate it and every instance accepts the others' cookies.
+ * and its ETag stay the same, and /contact is sent precompressed from the lean path): the time
+ * (the real clock, not the business clock tests pin), a random token of this page view, and an
+ * HMAC of both under a key kept in the database, so that a client can neither backdate it nor
+ * make up a token, and every instance accepts the others' cookies. The token is the no-JavaScript
+ * contact form's submission key (the same form posted twice stores one message): each view of
+ * the form has its own, without a token in the shared HTML.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getSetting, insertSettingIfAbsent } from '../../db/settings.repository.ts';
@@ -21,6 +25,10 @@ declare module 'fastify' {
     formGuard: {
       /** Records on the visitor's side that a form is being served now. */
       issue(reply: FastifyReply): void;
+      /** The Set-Cookie header of a form served now, with a new token (undefined before the key is loaded). */
+      cookie(): string | undefined;
+      /** The token of the visitor's form cookie, when the cookie is ours and not expired. */
+      tokenOf(request: FastifyRequest): string | undefined;
       /** Throws a 400 whose message tells the visitor what to do, unless the post looks like a person's. */
       check(request: FastifyRequest, reply: FastifyReply, honeypot: string | undefined): void;
     };
@@ -46,52 +54,55 @@ export default fp(
 
     const sign = (time: string) => createHmac('sha256', key!).update(time).digest('base64url');
 
-    // Every GET of a form page sends the cookie, so its header is made once per STEP_MS and
-    // shared by the answers in that step, not signed and serialized per request. The time is
-    // rounded up to the step's end: a visitor is never credited with time they did not have.
-    let issued: { step: number; header: string } | undefined;
-    function issue(reply: FastifyReply): void {
-      if (!key) return;
+    // Every GET of a form page sends the cookie, with a token of its own: a random 128-bit value
+    // (randomUUID's pooled entropy) and one HMAC, a few microseconds. The time is rounded up to
+    // the step's end: a visitor is never credited with time they did not have.
+    let options: { step: number; attributes: string } | undefined;
+    function cookie(): string | undefined {
+      if (!key) return undefined;
       const step = Math.ceil(Date.now() / STEP_MS);
-      if (issued?.step !== step) {
-        const time = String(step * STEP_MS);
-        issued = {
-          step,
-          header: app.serializeCookie(COOKIE, `${time}.${sign(time)}`, {
-            path: '/',
-            httpOnly: true,
-            sameSite: 'lax',
-            secure: config.isProduction,
-            maxAge: MAX_AGE_SECONDS,
-          }),
-        };
+      if (options?.step !== step) {
+        // The attributes and their expiry date are serialized once per step; the value per answer.
+        const attributes = app.serializeCookie(COOKIE, '', { path: '/', httpOnly: true, sameSite: 'lax', secure: config.isProduction, maxAge: MAX_AGE_SECONDS });
+        options = { step, attributes: attributes.slice(COOKIE.length + 1) };
       }
-      reply.header('set-cookie', issued.header);
+      const value = `${step * STEP_MS}.${randomUUID().replaceAll('-', '')}`;
+      return `${COOKIE}=${value}.${sign(value)}${options.attributes}`;
     }
 
-    /** When the visitor's form was served, if their cookie is ours and not expired. */
-    function servedAt(request: FastifyRequest): number | undefined {
-      const [time = '', mac = ''] = (app.cookieOf(request, COOKIE) ?? '').split('.');
-      if (!key || !/^\d{1,15}$/.test(time)) return undefined;
-      const expected = Buffer.from(sign(time));
+    function issue(reply: FastifyReply): void {
+      const header = cookie();
+      if (header) reply.header('set-cookie', header);
+    }
+
+    /**
+     * The visitor's cookie, if it is ours and not expired: when their form was served, and its
+     * token. A cookie of the form before tokens (`time.mac`, made up to a day before an upgrade)
+     * still counts, without a token.
+     */
+    function served(request: FastifyRequest): { at: number; token: string | undefined } | undefined {
+      const parts = (app.cookieOf(request, COOKIE) ?? '').split('.');
+      const [time = '', token, mac = ''] = parts.length === 2 ? [parts[0], undefined, parts[1]] : parts;
+      if (!key || parts.length > 3 || !/^\d{1,15}$/.test(time) || (token !== undefined && !/^[0-9a-f]{32}$/.test(token))) return undefined;
+      const expected = Buffer.from(sign(token === undefined ? time : `${time}.${token}`));
       const given = Buffer.from(mac);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-      const served = Number(time);
-      return Date.now() - served > MAX_AGE_SECONDS * 1000 ? undefined : served;
+      const at = Number(time);
+      return Date.now() - at > MAX_AGE_SECONDS * 1000 ? undefined : { at, token };
     }
 
     function check(request: FastifyRequest, reply: FastifyReply, honeypot: string | undefined): void {
       if (honeypot) throw notAPerson(MESSAGES.honeypotFilled);
       if (config.formMinMs === 0) return;
-      const served = servedAt(request);
-      if (served === undefined) {
+      const form = served(request);
+      if (form === undefined) {
         issue(reply);
         throw notAPerson(MESSAGES.formExpired);
       }
-      if (Date.now() - served < config.formMinMs) throw notAPerson(MESSAGES.submittedTooFast);
+      if (Date.now() - form.at < config.formMinMs) throw notAPerson(MESSAGES.submittedTooFast);
     }
 
-    app.decorate('formGuard', { issue, check });
+    app.decorate('formGuard', { issue, cookie, tokenOf: (request: FastifyRequest) => served(request)?.token, check });
   },
   { name: 'form-guard', dependencies: ['config', 'database', 'cookie'] },
 );

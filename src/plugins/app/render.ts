@@ -5,8 +5,8 @@
  * preselected package, the day that sets the earliest booking date), so each variant is rendered
  * once, kept in memory with its ETag, and served from there: a repeat visit is a 304, and React is
  * not paid again per request. Only a form re-rendered with the visitor's own values is rendered
- * per request, and never cached. A cached page may also carry a value of its own for each answer
- * (a form's submission token): see PageOptions.fill.
+ * per request, and never cached. A cached form page carries what is the visitor's own (when the
+ * form was served, its submission token) in a cookie made for each answer: see PageOptions.setCookie.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -36,16 +36,14 @@ export interface PageOptions {
    */
   cacheKey?: string | false;
   /**
-   * Values of this answer alone, in a page that is still rendered once: each key is a placeholder
-   * that `state` carries, replaced by its value in the cached HTML (markup and hydration data
-   * alike), so no two answers share it. Such an answer is never stored by the browser
-   * (`no-store`). Values must be plain tokens (letters, digits, `-` and `_`), safe anywhere.
+   * A Set-Cookie header made for each answer (the form guard's cookie, with its own token), 304s
+   * included, on this path and on the lean path alike; the body stays the same for everyone.
    */
-  fill?: Record<string, string>;
+  setCookie?: () => string | undefined;
   /**
-   * The answer is the same for every GET of this exact address (no state, no cookie, no query
-   * read): after its first answer, later ones are sent from the lean path (src/direct-pages.ts),
-   * without Fastify's per-request work.
+   * The answer's body is the same for every GET of this exact address (no state, no query read;
+   * at most a cookie made per answer, `setCookie`): after its first answer, later ones are sent
+   * from the lean path (src/direct-pages.ts), without Fastify's per-request work.
    */
   everyone?: boolean;
 }
@@ -69,14 +67,6 @@ interface CachedDocument {
   /** Compressed once, on the first request that accepts each encoding. */
   br?: Buffer;
   gzip?: Buffer;
-}
-
-const PLAIN_TOKEN = /^[\w-]+$/;
-
-/** Compressed for one answer: fast settings, since it is paid on every request. */
-function compressedOnce(html: string, encoding: Encoding): Buffer {
-  if (encoding === 'br') return brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
-  return gzipSync(html, { level: 6 });
 }
 
 function compressed(doc: CachedDocument, encoding: Encoding): Buffer {
@@ -190,17 +180,9 @@ export default fp(
       const pagePath = status === 404 || !findPage(requestPath) ? NOT_FOUND_PATH : requestPath;
       const doc = documentFor(pagePath, options.state, pagePath === NOT_FOUND_PATH ? '' : (options.cacheKey ?? ''));
       this.type('text/html; charset=utf-8').header('content-security-policy', doc.csp);
+      const cookie = options.setCookie?.();
+      if (cookie) this.header('set-cookie', cookie);
       if (options.cacheKey === false) return this.code(status).header('cache-control', 'no-store').send(doc.html);
-      if (options.fill) {
-        let html = doc.html;
-        for (const [placeholder, value] of Object.entries(options.fill)) {
-          if (!PLAIN_TOKEN.test(value)) throw new Error(`Not a plain token for ${placeholder}`);
-          html = html.replaceAll(placeholder, value);
-        }
-        this.code(status).header('cache-control', 'no-store').header('vary', 'accept-encoding');
-        const encoding = preferredEncoding(this.request.headers['accept-encoding']);
-        return encoding ? this.header('content-encoding', encoding).send(compressedOnce(html, encoding)) : this.send(html);
-      }
       this.header('cache-control', 'no-cache').header('etag', doc.etag).header('vary', 'accept-encoding');
       if (options.everyone && status === 200 && this.request.method === 'GET' && this.request.url === pagePath && !direct?.has(pagePath)) {
         const cached = doc;
@@ -208,6 +190,7 @@ export default fp(
           etag: doc.etag,
           headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': doc.csp, 'cache-control': 'no-cache', etag: doc.etag, vary: 'accept-encoding' },
           body: (encoding) => (encoding ? compressed(cached, encoding) : cached.html),
+          setCookie: options.setCookie,
         });
       }
       if (status === 200 && this.request.headers['if-none-match'] === doc.etag) return this.code(304).send();

@@ -3,14 +3,14 @@
  * rules as POST /v1/contact-us-form; on errors the page comes back with the messages and the
  * visitor's values, on success the browser is redirected (POST/redirect/GET) to the thank-you view.
  *
- * The form carries a submission token, so that the same form posted twice stores one message and
- * gets the same redirect. The token must differ for every page view: baked into the cached page it
- * would be shared by every visitor (and by every visit of one browser, whose revalidated copy
- * keeps it), merging their messages. So the page is rendered once with a placeholder, which each
- * answer replaces with a new token (PageOptions.fill), and no answer is stored by the browser.
- * Rendering per request would do too, at about ten times the cost of a page view.
+ * The post has a submission token, so that the same form posted twice stores one message and gets
+ * the same redirect. The token must differ for every page view, and a token in the HTML would make
+ * every answer's body its own (compressed anew for each view, about ten times a cached page's
+ * cost). So it travels in the form guard's cookie, made for each answer with the time the form was
+ * served (src/plugins/app/form-guard.ts): the page itself is the same for everyone, cached,
+ * compressed once and sent from the lean path (src/direct-pages.ts). A form posted with a
+ * `submission` field (a page served before this change) uses that token instead.
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ContactInput } from '../../domain/contact-rules.ts';
@@ -25,9 +25,6 @@ import { submissionKey } from '../v1/idempotency.ts';
 import { formPostOnly } from './form-post.ts';
 
 const EMPTY: ContactInput = { name: '', email: '', phone: '', message: '' };
-
-/** Where the cached page's submission token goes; replaced in every answer. */
-const TOKEN_PLACEHOLDER = '__SUBMISSION_TOKEN__';
 
 const ContactForm = Type.Object(
   {
@@ -51,12 +48,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) => {
       const sent = request.query.sent === '1';
       const newsletter = request.query.email !== undefined;
-      app.formGuard.issue(reply);
-      const state: ContactState = { values: EMPTY, errors: [], formError: null, sent, newsletter, submission: TOKEN_PLACEHOLDER };
+      const state: ContactState = { values: EMPTY, errors: [], formError: null, sent, newsletter, submission: null };
       return reply.page({
         state,
         cacheKey: [sent && 'sent', newsletter && 'newsletter'].filter(Boolean).join('+'),
-        fill: { [TOKEN_PLACEHOLDER]: randomUUID() },
+        setCookie: app.formGuard.cookie,
+        everyone: true,
       });
     },
   );
@@ -69,7 +66,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const values: ContactInput = { ...EMPTY, ...fields };
       try {
         app.formGuard.check(request, reply, honeypot);
-        const answer = await answerOnce(app.db, { scope: 'contact-form', key: submission, payload: values }, async (trx) => {
+        const key = submission ?? app.formGuard.tokenOf(request);
+        const answer = await answerOnce(app.db, { scope: 'contact-form', key, payload: values }, async (trx) => {
           const saved = await receiveContactMessage(trx, values, app.mail);
           request.log.info({ contactMessageId: saved.id }, 'contact message received (form post)');
           return { status: 303, body: { location: '/contact?sent=1#send-message' } };
@@ -80,16 +78,18 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         const error = formError(caught);
         if (!error) throw caught;
         // The token was used for another message (the page kept by the browser after sending, then
-        // changed): this one is not stored until the visitor sends it again, with a new token.
+        // changed): this one is not stored until the visitor sends it again, with a new token (a
+        // new cookie, whose time to fill starts now).
         const reused = error.code === 'IDEMPOTENCY_KEY_REUSED';
+        if (reused) app.formGuard.issue(reply);
         const state: ContactState = {
           values,
           errors: reused ? [] : error.errors,
           formError: reused ? MESSAGES.submissionChanged : error.errors.length === 0 ? error.message : null,
           sent: false,
           newsletter: false,
-          // Kept while nothing was stored with it.
-          submission: reused || !submission ? randomUUID() : submission,
+          // A token the form posted is kept while nothing was stored with it; else the cookie's.
+          submission: reused ? null : (submission ?? null),
         };
         return reply.headers(error.headers).page({ status: error.statusCode, state, cacheKey: false });
       }

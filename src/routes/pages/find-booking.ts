@@ -34,9 +34,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { hide: true, querystring: Type.Object({ sent: Type.Optional(Type.String({ maxLength: 5 })) }) } },
     (request, reply) => {
       const sent = request.query.sent === '1';
-      app.formGuard.issue(reply);
       const state: FindBookingState = { email: '', errors: [], formError: null, sent };
-      return reply.page({ state, cacheKey: sent ? 'sent' : '' });
+      // The same for everyone but the form guard's cookie: the lean path sends it (src/direct-pages.ts).
+      return reply.page({ state, cacheKey: sent ? 'sent' : '', setCookie: app.formGuard.cookie, everyone: true });
     },
   );
 
