@@ -10,7 +10,8 @@ import { FIND_BOOKING_MESSAGES } from '../src/domain/find-booking-rules.ts';
 import { MESSAGES } from '../src/domain/messages.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { book, mailEnv, to } from './support/mail.ts';
-import { inDays, testNow, today } from './support/payloads.ts';
+import { aucklandInstant } from '../src/domain/booking-dates.ts';
+import { inDays, nextWeekday, testNow } from './support/payloads.ts';
 import { startSmtp, until } from './support/smtp.ts';
 
 const ANSWER_MS = 150;
@@ -39,12 +40,17 @@ await forEachBackend(t, async (t, backend) => {
     }
   };
 
-  // Aroha's bookings: two upcoming (today and in a week), one past, one cancelled; booked with
-  // her address in another letter case than she types it.
+  // Aroha's bookings: on one weekday one at 09:00 and one at 13:00, asked for at 10:00 that day
+  // (the first has started, so its manage page no longer opens; the second is upcoming); one in
+  // a week or more, one past, one cancelled; booked with her address in another letter case than
+  // she types it.
   const stored = 'Aroha.Find@Example.co.nz';
   const address = 'aroha.find@example.co.nz';
-  const upcomingToday = await bookAt(3, { email: stored, date: today, time: '14:00' });
-  const nextWeek = await book(app, { email: stored, date: inDays(7), time: '09:00' });
+  const day = nextWeekday(3, 1);
+  const askedAt = new Date(aucklandInstant(day, '10:00'));
+  const started = await book(app, { email: stored, date: day, time: '09:00' });
+  const upcomingToday = await book(app, { email: stored, date: day, time: '13:00' });
+  const nextWeek = await book(app, { email: stored, date: inDays(8), time: '09:00' });
   const past = await bookAt(10, { email: stored, date: inDays(-4), time: '09:00' });
   const cancelled = await book(app, { email: stored, date: inDays(9), time: '11:00' });
   const cancel = await app.inject({ method: 'POST', url: `/v1/bookings/${cancelled.id}/status`, headers: { cookie }, payload: { status: 'cancelled', version: 1 } });
@@ -57,6 +63,8 @@ await forEachBackend(t, async (t, backend) => {
       const res = await find(email);
       return { res, ms: performance.now() - started };
     };
+    // She asks at 10:00 on the day; the clock stays there until her e-mail has been read (next test).
+    clock = askedAt;
     const known = await timed(`  ${address.toUpperCase()} `);
     const unknown = await timed('nobody.here@example.co.nz');
     for (const { res } of [known, unknown]) {
@@ -75,12 +83,16 @@ await forEachBackend(t, async (t, backend) => {
   });
 
   t.test('the e-mail lists the upcoming bookings only, and its links open them', async (t) => {
+    t.teardown(() => {
+      clock = testNow;
+    });
     await until(() => linksReceived(address).length >= 1, 'the links e-mail');
     const mail: ParsedMail = linksReceived(address)[0]!;
     const text = mail.text!;
     const html = String(mail.html);
     for (const part of [text, html]) {
-      t.match(part, upcomingToday.reference, "today's booking is listed");
+      t.match(part, upcomingToday.reference, "the day's later booking is listed");
+      t.notMatch(part, started.reference, 'one that had started when she asked is not');
       t.match(part, nextWeek.reference, "next week's booking is listed");
       t.notMatch(part, past.reference, 'a past booking is not');
       t.notMatch(part, cancelled.reference, 'a cancelled booking is not');
@@ -88,7 +100,7 @@ await forEachBackend(t, async (t, backend) => {
       t.match(part, 'Deluxe Clean', 'the service');
     }
     t.ok(text.indexOf(upcomingToday.reference) < text.indexOf(nextWeek.reference), 'soonest first');
-    t.match(text, '2:00 pm', 'the time, for people');
+    t.match(text, '1:00 pm', 'the time, for people');
 
     const links = [...text.matchAll(/Manage booking ([A-Z0-9]+): (\S+)/g)].map(([, reference, url]) => ({ reference: reference!, url: url! }));
     t.same(links.map((l) => l.reference), [upcomingToday.reference, nextWeek.reference], 'one link per listed booking');

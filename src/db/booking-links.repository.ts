@@ -17,19 +17,19 @@ export async function lockLinksAddress(trx: Db, address: string): Promise<void> 
 }
 
 /**
- * The address's bookings that are not cancelled, on `fromDate` or later, soonest first (at most
- * `limit`). `address` is already trimmed and lower-cased: the condition is
- * bookings_uncancelled_email_idx's expression and predicate, so it is one index probe.
+ * The address's bookings that are not cancelled and have not started by `now`, soonest first (at
+ * most `limit`): the ones whose manage page still opens. `address` is already trimmed and
+ * lower-cased: the condition is bookings_uncancelled_email_idx's expression and predicate, so it
+ * is one index probe.
  */
-export async function upcomingBookingsOf(db: Db, address: string, fromDate: string, limit: number): Promise<Booking[]> {
+export async function upcomingBookingsOf(db: Db, address: string, now: Date, limit: number): Promise<Booking[]> {
   return db
     .selectFrom('bookings')
     .selectAll()
     .where(sql`lower(email)`, '=', address)
     .where('status', '<>', sql.lit('cancelled'))
-    .where('date', '>=', fromDate)
-    .orderBy('date')
-    .orderBy('time')
+    .where('starts_at', '>', now)
+    .orderBy('starts_at')
     .orderBy('id')
     .limit(limit)
     .execute();

@@ -12,7 +12,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { emailsToAddressInLastDay, lockLinksAddress, upcomingBookingsOf } from '../db/booking-links.repository.ts';
 import type { Database } from '../db/database.ts';
-import { todayInAuckland } from '../domain/booking-dates.ts';
 import { lookupAddress, validateFindBooking, type FindBookingInput } from '../domain/find-booking-rules.ts';
 import { validationFailed } from '../errors.ts';
 import { BOOKING_LINKS_KIND, queueBookingLinksMail } from '../mail/booking-links.ts';
@@ -32,8 +31,8 @@ export type FindBookingOutcome = 'sent' | 'no-bookings' | 'capped';
 export const MAX_LISTED_BOOKINGS = 20;
 
 /**
- * Queues the e-mail when the address has upcoming bookings (not cancelled, today in Auckland or
- * later) and is under its daily cap. Throws a 400 for an address that is not one; otherwise
+ * Queues the e-mail when the address has upcoming bookings (not cancelled, not yet started: the
+ * ones whose manage page opens) and is under its daily cap. Throws a 400 for an address that is not one; otherwise
  * resolves no sooner than `answerMs` after it was called, whatever the outcome (and when the
  * database fails too).
  */
@@ -46,7 +45,7 @@ export async function sendBookingLinks(db: Kysely<Database>, input: FindBookingI
     return await db.transaction().execute(async (trx) => {
       await lockLinksAddress(trx, address);
       const alreadySent = await emailsToAddressInLastDay(trx, BOOKING_LINKS_KIND, address);
-      const bookings = await upcomingBookingsOf(trx, address, todayInAuckland(mail.now()), MAX_LISTED_BOOKINGS);
+      const bookings = await upcomingBookingsOf(trx, address, mail.now(), MAX_LISTED_BOOKINGS);
       if (bookings.length === 0) return 'no-bookings';
       if (options.perAddressPerDay > 0 && alreadySent >= options.perAddressPerDay) return 'capped';
       await queueBookingLinksMail(trx, bookings, mail);
