@@ -81,8 +81,8 @@ export const PAGES: readonly PageDefinition[] = [
   // A new member of staff's invitation, at /dashboard/invitation/{token}: never indexed, never listed.
   { ...page(INVITATION_PAGE_PATH, 'InvitationPage', 'Staff invitation', 'Set Your Password', 'Set the password of your staff sign-in.', 'none'), index: false },
   // Each booking's own page, at /booking/manage/{token}: never indexed, never listed.
-  // A form, not content: listed on /sitemap for people, kept out of search engines.
-  { ...page(FIND_BOOKING_PATH, 'FindBookingPage', 'Find my booking', 'Find My Booking', 'Lost the e-mail with your booking? Enter your e-mail address and we will send you the links to your upcoming bookings.'), index: false },
+  // A public form that holds nothing personal: indexed, so that a customer who searches for it finds it.
+  page(FIND_BOOKING_PATH, 'FindBookingPage', 'Find my booking', 'Find My Booking', 'Lost the e-mail with your booking? Enter your e-mail address and we will send you the links to your upcoming bookings.'),
   { ...page(MANAGE_PAGE_PATH, 'ManagePage', 'Manage your booking', 'Manage Your Booking', 'See, cancel or move your booking.', 'none'), index: false },
   // A completed booking's receipt, at /booking/receipt/{token}: never indexed, never listed.
   { ...page(RECEIPT_PAGE_PATH, 'ReceiptPage', 'Receipt', 'Receipt', 'Your receipt.', 'none'), index: false },
