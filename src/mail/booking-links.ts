@@ -9,7 +9,7 @@ import { insertOutboxEmails } from '../db/outbox.repository.ts';
 import { appointmentText } from '../domain/booking-dates.ts';
 import { manageLinkSlotFor } from '../db/manage-link.repository.ts';
 import { packageForPeople } from '../domain/catalogue.ts';
-import { outboxRow, type Composed } from './booking-mail.ts';
+import { outboxRow, type Composed } from './composed.ts';
 import type { MailContext } from './mail-context.ts';
 import type { MessageSection } from './message.ts';
 import { contactClosing } from './templates.ts';

@@ -24,6 +24,7 @@ import { onTheWayMessage } from './on-the-way.ts';
 import { receiptMessage, receiptOf, reviewRequestMessage } from './receipt.ts';
 import { renderText, type MessageContent } from './message.ts';
 import { renderHtml } from './MessageHtml.tsx';
+import { outboxRow, type Composed } from './composed.ts';
 import { bookingChangedMessage, bookingSubject, customerMessage, staffBookingMessage, staffContactMessage, type CustomerMessageKind } from './templates.ts';
 
 export type BookingMailEvent = (
@@ -42,37 +43,6 @@ export type BookingMailEvent = (
   /** The booking as this transaction just wrote it, when the caller has it (saves a read). */
   booking?: Booking;
 };
-
-export type EmailKind = CustomerMessageKind | 'staff-new-booking' | 'staff-contact-message' | 'booking-links' | 'booking-receipt' | 'review-request' | 'booking-on-the-way' | 'staff-invitation';
-
-export interface Composed {
-  kind: EmailKind;
-  to: { name: string; address: string };
-  replyTo?: { name: string; address: string };
-  content: MessageContent;
-  subject: string;
-  ics?: { method: 'REQUEST' | 'CANCEL'; text: string };
-  /** When it is due (a reminder later; everything else at once). */
-  dueAt?: Date;
-}
-
-export function outboxRow(message: Composed, links: { bookingId?: string; contactMessageId?: string }, now: Date): NewOutboxEmail {
-  return {
-    kind: message.kind,
-    booking_id: links.bookingId ?? null,
-    contact_message_id: links.contactMessageId ?? null,
-    to_name: message.to.name,
-    to_address: message.to.address,
-    reply_to_name: message.replyTo?.name ?? null,
-    reply_to_address: message.replyTo?.address ?? null,
-    subject: message.subject,
-    text_body: renderText(message.content),
-    html_body: renderHtml(message.content),
-    ics: message.ics?.text ?? null,
-    ics_method: message.ics?.method ?? null,
-    next_attempt_at: message.dueAt ?? now,
-  };
-}
 
 /** An e-mail a booking change sends, as decided in its transaction; composed later from the snapshot. */
 interface Planned {

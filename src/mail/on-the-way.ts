@@ -2,7 +2,7 @@
 import type { Booking } from '../db/database.ts';
 import { aucklandClockText } from '../domain/booking-dates.ts';
 import { packageForPeople } from '../domain/catalogue.ts';
-import type { Composed } from './booking-mail.ts';
+import type { Composed } from './composed.ts';
 import type { MailContext } from './mail-context.ts';
 import { contactClosing } from './templates.ts';
 

@@ -10,7 +10,7 @@ import { isPaymentMethod, PAYMENT_METHOD_LABELS, receiptGst, receiptTitle, type 
 import { formatNzd } from '../domain/pricing.ts';
 import { serviceCentreAddress } from './booking-facts.ts';
 import { packageForPeople, vehicleForPeople } from '../domain/catalogue.ts';
-import type { Composed } from './booking-mail.ts';
+import type { Composed } from './composed.ts';
 import type { MailContext } from './mail-context.ts';
 
 /** The receipt page of a manage link: /booking/manage/{token} → /booking/receipt/{token}. */

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { insertOutboxEmails } from '../db/outbox.repository.ts';
 import { INVITATION_PATH_PREFIX } from '../domain/staff-members.ts';
-import { outboxRow, type Composed } from './booking-mail.ts';
+import { outboxRow, type Composed } from './composed.ts';
 import type { MailContext } from './mail-context.ts';
 
 export const STAFF_INVITATION_KIND = 'staff-invitation';
