@@ -33,7 +33,9 @@ function hourFromNow(hours: number): { date: string; time: string } {
 }
 
 forEachBackend(t, async (t, backend) => {
-  const app = await buildTestApp(t, { backend });
+  // The app's clock: the tests' moment, moved by the test of stored visits only.
+  let clock = testNow;
+  const app = await buildTestApp(t, { backend, now: () => clock });
   const cookie = await login(app);
   const get = (url: string, headers: Record<string, string> = { cookie }) => app.inject({ method: 'GET', url, headers });
   const list = async (query = ''): Promise<CustomerJson[]> => {
@@ -100,6 +102,39 @@ forEachBackend(t, async (t, backend) => {
     t.match(tui!.lastVisit, { date: earlier.date, time: earlier.time }, 'an hour ago is the last visit');
     t.match(tui!.nextVisit, { date: later.date, time: later.time }, 'in an hour is the next');
     t.equal(aucklandInstant(tui!.nextVisit!.date, tui!.nextVisit!.time) > testNow.getTime(), true);
+  });
+
+  t.test('stored visits (migrations/024) follow the clock both ways and a moved appointment', async (t) => {
+    await clear();
+    t.teardown(() => void (clock = testNow));
+    const [a, b, c] = await insert([
+      { name: 'Kiri Moana', email: 'kiri@example.com', ...hourFromNow(-1), status: 'confirmed' },
+      { name: 'Kiri Moana', email: 'kiri@example.com', ...hourFromNow(1), status: 'pending' },
+      { name: 'Kiri Moana', email: 'kiri@example.com', date: inDays(5), time: '10:00', status: 'confirmed' },
+    ]);
+    const visits = async () => {
+      const [listed] = await list();
+      const res = await get(`/v1/customers/${listed!.id}`);
+      t.same(res.json().customer.lastVisit, listed!.lastVisit, "the customer's page agrees with the list");
+      t.same(res.json().customer.nextVisit, listed!.nextVisit);
+      return [listed!.lastVisit?.bookingId ?? null, listed!.nextVisit?.bookingId ?? null];
+    };
+    const stored = async () =>
+      (await sql<{ as_of: Date }>`SELECT visits_as_of AS as_of FROM customers WHERE key = 'e:kiri@example.com'`.execute(app.db)).rows[0]!.as_of.getTime();
+    t.same(await visits(), [a!.id, b!.id]);
+    clock = new Date(testNow.getTime() + 2 * 3_600_000);
+    t.same(await visits(), [b!.id, c!.id], 'two hours on, the visit in an hour is the last one');
+    t.equal(await stored(), clock.getTime(), 'and the row stores its visits as of the later moment');
+    t.same(await visits(), [b!.id, c!.id], 'read again from the row');
+    clock = testNow;
+    t.same(await visits(), [a!.id, b!.id], 'back at the earlier moment');
+    const moved = bookingRow({ date: inDays(8), time: '09:00' });
+    await app.db.updateTable('bookings').set({ date: moved.date, time: moved.time, starts_at: moved.starts_at, ends_at: moved.ends_at }).where('id', '=', b!.id).execute();
+    t.same(await visits(), [a!.id, c!.id], 'the next visit moved after the one in five days');
+    await app.db.updateTable('bookings').set({ status: 'cancelled' }).where('id', '=', c!.id).execute();
+    t.same(await visits(), [a!.id, b!.id], 'a cancelled visit is no visit');
+    await app.db.deleteFrom('bookings').where('id', '=', a!.id).execute();
+    t.same(await visits(), [null, b!.id], 'a deleted one neither');
   });
 
   t.test('the summary follows changes: completion, cancellation, a corrected e-mail, a deletion', async (t) => {

@@ -17,7 +17,7 @@ export interface VisitRow {
   status: string;
 }
 
-export interface CustomerListRow extends CustomerRow {
+export interface CustomerListRow extends Omit<CustomerRow, 'search_text'> {
   /** last_booked_at in PostgreSQL's own text form, to the microsecond: the cursor's value. */
   last_booked_exact: string;
   last_visit: VisitRow | null;
@@ -43,31 +43,67 @@ function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The last visit (latest appointment before now, not cancelled) and the next one (the earliest from now on). */
+/**
+ * The last visit (latest appointment before now, not cancelled) and the next one (the earliest
+ * from now on), as the customers row stores them (migrations/024), and whether they hold at
+ * `now`: stored as of some moment, they hold from just after the last one's start up to the next
+ * one's (no visit starts in between), whenever they were stored.
+ */
 function visitColumns(now: Date) {
-  const visit = (direction: 'past' | 'upcoming') => {
-    const condition = direction === 'past' ? sql`b.starts_at < ${now}` : sql`b.starts_at >= ${now}`;
-    const order = direction === 'past' ? sql`b.starts_at DESC, b.id DESC` : sql`b.starts_at ASC, b.id ASC`;
-    return sql<VisitRow | null>`(
-      SELECT json_build_object('booking_id', b.id, 'reference', b.reference, 'date', to_char(b."date", 'YYYY-MM-DD'), 'time', b."time", 'status', b.status)
-        FROM bookings b
-       WHERE b.customer_key = customers.key AND b.status <> 'cancelled' AND ${condition}
-       ORDER BY ${order}
-       LIMIT 1)`;
-  };
-  return [visit('past').as('last_visit'), visit('upcoming').as('next_visit')] as const;
+  return [
+    sql<VisitRow | null>`customers.last_visit`.as('last_visit'),
+    sql<VisitRow | null>`customers.next_visit`.as('next_visit'),
+    sql<boolean>`(customers.visits_as_of IS NOT NULL
+      AND (customers.last_visit_at IS NULL OR customers.last_visit_at < ${now}::timestamptz)
+      AND (customers.next_visit_at IS NULL OR customers.next_visit_at >= ${now}::timestamptz))`.as('visits_hold'),
+  ] as const;
 }
+
+type StoredVisitsRow = CustomerListRow & { visits_hold: boolean };
+
+/**
+ * The rows whose stored visits do not hold at `now` get them recomputed (in one statement, which
+ * also stores them as of `now` for the next reader); the others are returned as read.
+ */
+async function withCurrentVisits(db: Db, rows: StoredVisitsRow[], now: Date): Promise<CustomerListRow[]> {
+  const stale = rows.filter((row) => !row.visits_hold);
+  if (stale.length > 0) {
+    const fresh = await sql<{ key: string; last_visit: VisitRow | null; next_visit: VisitRow | null }>`
+      SELECT key, last_visit, next_visit FROM customers_visits_refresh(${stale.map((row) => row.key)}::text[], ${now}::timestamptz)`.execute(db);
+    const byKey = new Map(fresh.rows.map((row) => [row.key, row]));
+    for (const row of stale) {
+      const visits = byKey.get(row.key);
+      row.last_visit = visits?.last_visit ?? null;
+      row.next_visit = visits?.next_visit ?? null;
+    }
+  }
+  for (const row of rows) delete (row as Partial<StoredVisitsRow>).visits_hold;
+  return rows;
+}
+
+/** What a list row needs of the customers summary (not its search text). */
+const LIST_COLUMNS = [
+  'customers.id',
+  'customers.key',
+  'customers.name',
+  'customers.email',
+  'customers.phone',
+  'customers.bookings_count',
+  'customers.completed_count',
+  'customers.spent_cents',
+  'customers.last_booked_at',
+] as const;
 
 /**
  * One page of customers, most recently booked first, in PostgreSQL: keyset paging on
  * (last_booked_at, id) down customers_recent_idx, the search through the trigram index on
- * search_text (or the reference's unique index), and two index probes per row for the visits.
+ * search_text (or the reference's unique index), and the visits as the rows store them.
  * Asks for one row more than the page, to tell whether another page follows.
  */
 export async function searchCustomers(db: Db, search: CustomerSearch, now: Date, limit: number, cursor?: CustomerCursor): Promise<CustomerListRow[]> {
   let query = db
     .selectFrom('customers')
-    .selectAll('customers')
+    .select(LIST_COLUMNS)
     .select(sql<string>`customers.last_booked_at::text`.as('last_booked_exact'))
     .select(visitColumns(now));
   const { text, digits, reference } = search;
@@ -83,18 +119,20 @@ export async function searchCustomers(db: Db, search: CustomerSearch, now: Date,
     });
   }
   if (cursor) query = query.where(sql<boolean>`(customers.last_booked_at, customers.id) < (${cursor.lastBookedAt}::timestamptz, ${cursor.id}::uuid)`);
-  return query.orderBy('customers.last_booked_at', 'desc').orderBy('customers.id', 'desc').limit(limit + 1).execute() as Promise<CustomerListRow[]>;
+  const rows = (await query.orderBy('customers.last_booked_at', 'desc').orderBy('customers.id', 'desc').limit(limit + 1).execute()) as StoredVisitsRow[];
+  return withCurrentVisits(db, rows, now);
 }
 
 /** One customer with their last and next visit, by the opaque id. */
 export async function findCustomer(db: Db, id: string, now: Date): Promise<CustomerListRow | undefined> {
-  return db
+  const row = (await db
     .selectFrom('customers')
-    .selectAll('customers')
+    .select(LIST_COLUMNS)
     .select(sql<string>`customers.last_booked_at::text`.as('last_booked_exact'))
     .select(visitColumns(now))
     .where('customers.id', '=', id)
-    .executeTakeFirst() as Promise<CustomerListRow | undefined>;
+    .executeTakeFirst()) as StoredVisitsRow | undefined;
+  return row && (await withCurrentVisits(db, [row], now))[0];
 }
 
 /** Every booking of a customer, the latest appointment first. */

@@ -1,5 +1,5 @@
 /** Data access for staff sessions, looked up by the SHA-256 of the session id. */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, StaffSession } from './database.ts';
 
 type Db = Kysely<Database>;
@@ -21,18 +21,13 @@ export type SessionWithMember = StaffSession & {
 
 /**
  * The session if it has neither passed its absolute expiry nor been idle since `idleSince`, with
- * its member's account; the caller checks the password fingerprint and the account.
+ * its member's account; the caller checks the password fingerprint and the account. One call of
+ * staff_session_live (migrations/024), whose plan the database keeps: this runs on every staff
+ * request. (A column added to staff_sessions is added to that function's columns too.)
  */
 export async function findLiveSession(db: Db, idHash: string, now: Date, idleSince: Date): Promise<SessionWithMember | undefined> {
-  return db
-    .selectFrom('staff_sessions as s')
-    .leftJoin('staff_members as m', 'm.id', 's.member_id')
-    .selectAll('s')
-    .select(['m.name as member_name', 'm.role as member_role', 'm.password_hash as member_password_hash', 'm.disabled_at as member_disabled_at'])
-    .where('s.id_hash', '=', idHash)
-    .where('s.expires_at', '>', now)
-    .where('s.last_seen_at', '>', idleSince)
-    .executeTakeFirst();
+  const { rows } = await sql<SessionWithMember>`SELECT * FROM staff_session_live(${idHash}, ${now}::timestamptz, ${idleSince}::timestamptz)`.execute(db);
+  return rows[0];
 }
 
 /** Ends every session of a member but `keepIdHash` (after a password change, the one that made it). */
