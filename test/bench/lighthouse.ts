@@ -38,19 +38,40 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'valet-bench-lighthouse-'));
 const app = await startBuiltServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
 const run = promisify(execFile);
 
+/**
+ * One Lighthouse run of the page; a run whose trace Lighthouse could not record (its own
+ * NO_NAVSTART and similar runtime errors, seen now and then) is tried again, up to three times.
+ */
+async function lighthouse(page: string): Promise<LighthouseResult | undefined> {
+  const flags = [...(chromium.options.args ?? []), '--headless=new'].join(' ');
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      const { stdout } = await run(
+        'npx',
+        ['--yes', LIGHTHOUSE, `${app.base}${page}`, '--output=json', '--output-path=stdout', '--quiet', `--only-categories=${CATEGORIES.join(',')}`, `--chrome-flags=${flags}`],
+        { env: { ...process.env, ...(chromium.options.env as Record<string, string> | undefined), CHROME_PATH: chromium.options.executablePath! }, maxBuffer: 64 * 1024 * 1024 },
+      );
+      const result = JSON.parse(stdout) as LighthouseResult & { runtimeError?: { code: string } };
+      if (!result.runtimeError) return result;
+    } catch (error) {
+      console.error(`Lighthouse on ${page}, attempt ${attempt}: ${String((error as { stderr?: string }).stderr ?? error).split('\n')[0]}`);
+    }
+  }
+  return undefined;
+}
+
 console.log(`\nLighthouse ${LIGHTHOUSE.split('@')[1]}, mobile profile, on ${chromium.source}; targets: 100 in every category, LCP ≤ ${LCP_TARGET_MS} ms`);
 console.log('| page | performance | accessibility | best practices | SEO | LCP | met |');
 console.log('|---|---|---|---|---|---|---|');
 let missed = 0;
 try {
   for (const page of pages) {
-    const flags = [...(chromium.options.args ?? []), '--headless=new'].join(' ');
-    const { stdout } = await run(
-      'npx',
-      ['--yes', LIGHTHOUSE, `${app.base}${page}`, '--output=json', '--output-path=stdout', '--quiet', `--only-categories=${CATEGORIES.join(',')}`, `--chrome-flags=${flags}`],
-      { env: { ...process.env, ...(chromium.options.env as Record<string, string> | undefined), CHROME_PATH: chromium.options.executablePath! }, maxBuffer: 64 * 1024 * 1024 },
-    );
-    const result = JSON.parse(stdout) as LighthouseResult;
+    const result = await lighthouse(page);
+    if (!result) {
+      missed += 1;
+      console.log(`| \`${page}\` | error | | | | | no |`);
+      continue;
+    }
     const scores = CATEGORIES.map((category) => Math.round((result.categories[category].score ?? 0) * 100));
     const lcp = result.audits['largest-contentful-paint']?.numericValue ?? Number.NaN;
     const met = scores.every((score) => score === 100) && lcp <= LCP_TARGET_MS;
