@@ -19,7 +19,7 @@ import type { MailContext } from '../src/mail/mail-context.ts';
 import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { composeQueued } from '../src/mail/booking-mail.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
-import { bookingRow, inDays, originalClientPayload } from './support/payloads.ts';
+import { bookingRow, inDays, nextWeekday, originalClientPayload } from './support/payloads.ts';
 
 /** Names a customer could type (or an attacker send) that must stay one CN value. */
 const HOSTILE_NAMES = [
@@ -299,7 +299,7 @@ await forEachBackend(t, async (t, backend) => {
     t.equal(res.statusCode, 201);
     const { id } = res.json() as { id: string };
     const path = new URL((await manageLinkFor(app.db, id, 'https://valet.example.nz'))!).pathname;
-    t.equal((await managePost(`${path}/move`, { version: '1', date: inDays(71), time: '11:00', confirm: 'yes' })).statusCode, 303);
+    t.equal((await managePost(`${path}/move`, { version: '1', date: nextWeekday(3, 71), time: '11:00', confirm: 'yes' })).statusCode, 303);
     const moved = await invitationOf(t, id, 'booking-moved');
     t.same([moved.method, moved.status, moved.sequence], ['REQUEST', 'TENTATIVE', 2]);
     t.equal((await managePost(`${path}/cancel`, { version: '2', confirm: 'yes' })).statusCode, 303);
