@@ -53,7 +53,7 @@ function FieldShell({ id, label, error, hint, required, children }: { id: string
 export interface TextFieldProps extends BaseProps {
   value: string;
   onChange(value: string): void;
-  type?: 'text' | 'email' | 'tel' | 'date';
+  type?: 'text' | 'email' | 'tel' | 'date' | 'password';
   autoComplete?: string;
   maxLength?: number;
   min?: string;

@@ -10,6 +10,7 @@ import { useState, type FormEvent } from 'react';
 import type { FieldError } from '#domain/messages.ts';
 import { MIN_PASSWORD_LENGTH, STAFF_MEMBER_LIMITS } from '#domain/staff-members.ts';
 import { errorFor, focusFirstError } from '../../components/field-errors.ts';
+import { TextField } from '../../components/Field.tsx';
 import { ApiError, send } from '../lib/staff-api.ts';
 import { Dialog } from './Dialog.tsx';
 
@@ -99,37 +100,21 @@ export default function PasswordDialog({ account, onSignedOut, onClose }: Passwo
   return (
     <Dialog id={ID} title="Change password" closeLabel="Close without changing" onClose={onClose} onSubmit={submit} refusal={refusal} submitLabel="Change password" busy={busy}>
       <p>Your other sessions (other phones and computers) will be signed out; this one stays signed in.</p>
-      {FIELDS.map(({ name, label, autoComplete, hint }) => {
-        const id = `${ID}-${name}`;
-        const error = errorFor(errors, name);
-        const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-        return (
-          <div key={name} className={error ? 'field has-error' : 'field'}>
-            <label htmlFor={id}>{label}</label>
-            {hint && (
-              <p className="field-hint" id={`${id}-hint`}>
-                {hint}
-              </p>
-            )}
-            <input
-              id={id}
-              name={name}
-              type="password"
-              autoComplete={autoComplete}
-              maxLength={STAFF_MEMBER_LIMITS.password}
-              value={values[name]}
-              onChange={(event) => setValues((current) => ({ ...current, [name]: event.target.value }))}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={described}
-            />
-            {error && (
-              <p className="field-error" id={`${id}-error`} role="alert">
-                {error}
-              </p>
-            )}
-          </div>
-        );
-      })}
+      {FIELDS.map(({ name, label, autoComplete, hint }) => (
+        <TextField
+          key={name}
+          idPrefix={ID}
+          name={name}
+          label={label}
+          hint={hint}
+          type="password"
+          autoComplete={autoComplete}
+          maxLength={STAFF_MEMBER_LIMITS.password}
+          value={values[name]}
+          onChange={(value) => setValues((current) => ({ ...current, [name]: value }))}
+          error={errorFor(errors, name)}
+        />
+      ))}
     </Dialog>
   );
 }
