@@ -139,24 +139,29 @@ export function bookingSnapshot(
 }
 
 /**
- * Another e-mail about a booking queued in a transaction that holds the booking (a completion's
- * receipt and review request, "On the way"): its recipient and subject now, its bodies composed
- * at send time from the snapshot, as a booking change's are.
+ * The outbox row of an e-mail about a booking queued in a transaction that holds the booking (a
+ * booking change's, a completion's receipt and review request, "On the way"): its recipients,
+ * subject, invitation method and due time now, its bodies composed at send time from the snapshot.
  */
-export function snapshotRow(message: Pick<Composed, 'kind' | 'to' | 'subject' | 'dueAt'>, bookingId: string, snapshot: string, now: Date): NewOutboxEmail {
+export function snapshotRow(
+  message: Pick<Composed, 'kind' | 'to' | 'replyTo' | 'subject' | 'dueAt'> & { icsMethod?: 'REQUEST' | 'CANCEL' },
+  bookingId: string,
+  snapshot: string,
+  now: Date,
+): NewOutboxEmail {
   return {
     kind: message.kind,
     booking_id: bookingId,
     contact_message_id: null,
     to_name: message.to.name,
     to_address: message.to.address,
-    reply_to_name: null,
-    reply_to_address: null,
+    reply_to_name: message.replyTo?.name ?? null,
+    reply_to_address: message.replyTo?.address ?? null,
     subject: message.subject,
     text_body: null,
     html_body: null,
     ics: null,
-    ics_method: null,
+    ics_method: message.icsMethod ?? null,
     snapshot,
     next_attempt_at: message.dueAt ?? now,
   };
@@ -164,22 +169,15 @@ export function snapshotRow(message: Pick<Composed, 'kind' | 'to' | 'subject' | 
 
 function plannedRow(planned: Planned, booking: Booking, context: MailContext, snapshot: { customer: string; staff: string }, now: Date): NewOutboxEmail {
   const staff = planned.kind === 'staff-new-booking';
-  return {
+  const message = {
     kind: planned.kind,
-    booking_id: booking.id,
-    contact_message_id: null,
-    to_name: staff ? context.business.name : booking.name,
-    to_address: staff ? context.staffEmail : booking.email,
-    reply_to_name: staff ? booking.name : null,
-    reply_to_address: staff ? booking.email : null,
+    to: staff ? { name: context.business.name, address: context.staffEmail } : { name: booking.name, address: booking.email },
+    ...(staff ? { replyTo: { name: booking.name, address: booking.email } } : {}),
     subject: bookingSubject(planned.kind, booking, context),
-    text_body: null,
-    html_body: null,
-    ics: null,
-    ics_method: planned.method ?? null,
-    snapshot: staff ? snapshot.staff : snapshot.customer,
-    next_attempt_at: planned.dueAt ?? now,
+    dueAt: planned.dueAt,
+    icsMethod: planned.method,
   };
+  return snapshotRow(message, booking.id, staff ? snapshot.staff : snapshot.customer, now);
 }
 
 /** Why the booking's queued reminders are dropped by this event (a new one is queued when it still needs one). */
@@ -249,8 +247,7 @@ const CUSTOMER_KINDS = new Set<string>([
 const isCustomerKind = (kind: string): kind is CustomerMessageKind => CUSTOMER_KINDS.has(kind);
 
 /** What the e-mail of `kind` says, from its snapshot, as of the moment of the event. */
-function contentOf(kind: string, snapshot: OutboxSnapshotJson, asThen: MailContext): MessageContent {
-  const booking = withDates<Booking>(snapshot.booking, snapshot.dates);
+function contentOf(kind: string, booking: Booking, snapshot: OutboxSnapshotJson, asThen: MailContext): MessageContent {
   const manageLink = snapshot.manageLink ?? undefined;
   switch (kind) {
     case 'staff-new-booking':
@@ -285,13 +282,14 @@ export function composeQueued<T extends Queued>(email: T, context: MailContext):
   const snapshot = snapshotOf(email);
   const then = new Date(snapshot.at);
   const asThen: MailContext = { ...context, now: () => then };
-  const content = contentOf(email.kind, snapshot, asThen);
+  const booking = withDates<Booking>(snapshot.booking, snapshot.dates);
+  const content = contentOf(email.kind, booking, snapshot, asThen);
   const method = email.ics_method === 'CANCEL' ? 'CANCEL' : 'REQUEST';
   return {
     ...email,
     text_body: renderText(content),
     html_body: renderHtml(content),
-    ics: email.ics_method ? bookingInvitation(withDates<Booking>(snapshot.booking, snapshot.dates), asThen, method, snapshot.manageLink ?? undefined) : null,
+    ics: email.ics_method ? bookingInvitation(booking, asThen, method, snapshot.manageLink ?? undefined) : null,
   };
 }
 
