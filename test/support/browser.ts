@@ -57,6 +57,16 @@ export async function waitForHydration(page: Page): Promise<void> {
 export async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol: an injected <script> would be inline script, which
   // the Content-Security-Policy rightly blocks.
+  // A transition still running (a button's colour as it becomes enabled) would be read halfway.
+  // Transitions only: they end by themselves, where an animation such as a spinner may run forever.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation instanceof CSSTransition)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   await page.evaluate(axe.source);
   const results = await page.evaluate(() =>
     (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run(document, {
