@@ -105,9 +105,25 @@ t.test('dashboard in Chromium', async (t) => {
     t.notOk(ben.includes('Additional Notes'), 'no notes section without notes');
     await modal.getByRole('button', { name: 'Close', exact: true }).click();
     t.notOk(await modal.isVisible());
+    // The details are held back until the modal is closed: their late answer must not open it again
+    // (it did, and the modal then blocked the next click).
+    let releaseDetails = () => {};
+    const detailsHeld = new Promise<void>((resolve) => (releaseDetails = resolve));
+    const details = /\/v1\/bookings\/[^/?]+$/;
+    await page.route(details, async (route) => {
+      await detailsHeld;
+      await route.continue();
+    });
     await page.getByRole('button', { name: /View Details.*Cara Lee/ }).click();
     await modal.getByRole('button', { name: 'Close details' }).click();
     t.notOk(await modal.isVisible(), 'the X closes it too');
+    const lateAnswer = page.waitForResponse(details);
+    releaseDetails();
+    await (await lateAnswer).finished();
+    await page.unroute(details);
+    // Two frames after the body arrived: time for React to render what it was given.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    t.notOk(await modal.isVisible(), 'details that come back after the close do not open it again');
 
     const history = await app.db.selectFrom('booking_status_changes').selectAll().execute();
     t.match(history, [{ from_status: 'pending', to_status: 'confirmed', changed_by: 'Mere' }]);

@@ -346,19 +346,26 @@ t.test('public site in Chromium', async (t) => {
 
     // The first request reaches the server and is booked, but the connection drops before the
     // answer reaches the page: the customer sees a network error and tries again.
+    // A failure of the pass-through itself is reported, not left as a request that never ends.
+    let passThrough: { status: number } | { error: string } | undefined;
     const firstKey = new Promise<string | undefined>((resolve) =>
       page.route(
         '**/v1/create-booking',
         async (route) => {
           resolve(route.request().headers()['idempotency-key']);
-          await route.fetch();
+          try {
+            passThrough = { status: (await route.fetch({ timeout: 60_000 })).status() };
+          } catch (caught) {
+            passThrough = { error: String(caught) };
+          }
           await route.abort('connectionreset');
         },
         { times: 1 },
       ),
     );
     await page.getByRole('button', { name: 'Complete Booking' }).click();
-    await page.locator('.Toastify__toast').waitFor();
+    await page.locator('.Toastify__toast').waitFor({ timeout: 75_000 });
+    t.same(passThrough, { status: 201 }, 'the lost request reached the server and was booked');
     t.match(await toastText(page), /could not reach our booking system/);
     t.equal((await booked()).length, 1, 'the lost request was booked');
 

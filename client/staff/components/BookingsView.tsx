@@ -87,12 +87,16 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
 
   const replace = (updated: BookingDto) => setBookings((list) => list.map((b) => (b._id === updated._id ? updated : b)));
 
+  /** Details that come back after the modal was closed (or another opened) must not open it again. */
+  const showIfOpen = (booking: BookingDto, history: StatusChangeDto[] | null) =>
+    setOpen((current) => (current && current.booking._id === booking._id ? { booking, history } : current));
+
   const view = async (booking: BookingDto) => {
     setNotice(null);
     setOpen({ booking, history: null });
     try {
       const details = await staffApi.booking(booking._id);
-      setOpen({ booking: details.booking, history: details.history });
+      showIfOpen(details.booking, details.history);
       replace(details.booking);
     } catch (caught) {
       failed(caught);
@@ -106,13 +110,13 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
     try {
       const result = await staffApi.changeStatus(booking, status);
       replace(result.booking);
-      setOpen((current) => (current && current.booking._id === booking._id ? { booking: result.booking, history: result.history } : current));
+      showIfOpen(result.booking, result.history);
     } catch (caught) {
       const now = caught instanceof ApiError ? (caught.body.booking as BookingDto | undefined) : undefined;
       if (now) {
         replace(now);
-        setOpen((current) => (current && current.booking._id === now._id ? { booking: now, history: null } : current));
-        if (open?.booking._id === now._id) void staffApi.booking(now._id).then((d) => setOpen({ booking: d.booking, history: d.history }));
+        showIfOpen(now, null);
+        if (open?.booking._id === now._id) void staffApi.booking(now._id).then((d) => showIfOpen(d.booking, d.history));
       }
       setNotice(caught instanceof ApiError ? caught.message : 'The change could not be saved. Try again.');
       if (caught instanceof ApiError && caught.status === 401) onSignedOut();
@@ -125,7 +129,7 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
     setCompleting(null);
     replace(booking);
     setOutcome(summary);
-    if (open?.booking._id === booking._id) void staffApi.booking(booking._id).then((d) => setOpen({ booking: d.booking, history: d.history }), failed);
+    if (open?.booking._id === booking._id) void staffApi.booking(booking._id).then((d) => showIfOpen(d.booking, d.history), failed);
   };
 
   const select = (booking: BookingDto, on: boolean) => {
