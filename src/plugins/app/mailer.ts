@@ -87,8 +87,11 @@ export default fp(
       },
     } satisfies MailContext);
 
+    // One pooled connection, kept open between e-mails (the sender sends one at a time): a new
+    // connection per e-mail cost about 100 ms on loopback (and a TLS handshake against a real
+    // provider), which held the sending to about 9 e-mails a second; reused, about 5 ms.
     const transport: Transporter | undefined = mail.smtpUrl
-      ? nodemailer.createTransport({ url: mail.smtpUrl, connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 } as never)
+      ? nodemailer.createTransport({ url: mail.smtpUrl, pool: true, maxConnections: 1, connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 } as never)
       : undefined;
     let queuedSinceRequest = false;
     let closing = false;
