@@ -54,7 +54,7 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const ownDestination = options.logStream || config.logLevel === 'silent' ? undefined : logDestination();
+  const ownDestination = options.logStream || config.logLevel === 'silent' ? undefined : logDestination(config.logBufferBytes);
   const logStream = options.logStream ?? ownDestination;
   const headers = securityHeaders(config);
   // Pages that are the same for everyone are answered before Fastify, once cached (issue 24).
@@ -146,6 +146,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   if (ownDestination) {
     app.addHook('onClose', (_instance, done) => {
+      ownDestination.stopTimer();
       ownDestination.flushSync();
       done();
     });

@@ -27,6 +27,8 @@ export const EnvSchema = Type.Object({
     { default: 'info' },
   ),
   LOG_REQUESTS: Type.Union([Type.Literal('all'), Type.Literal('errors'), Type.Literal('none')], { default: 'all' }),
+  /** Log lines are written in batches of this many bytes, and at least every second; 0 writes each line at once. */
+  LOG_BUFFER_BYTES: Type.Union([Type.Integer({ minimum: 0, maximum: 1_048_576 })], { default: 4096 }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   DB_POOL_MAX: Type.Union([Positive], { default: 10 }),
@@ -116,6 +118,7 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** Which requests get an access line: every one, only answers with status 400 or above, or none. */
   logRequests: Env['LOG_REQUESTS'];
+  logBufferBytes: number;
   /** PostgreSQL server; when absent the embedded PGlite database in `dataDir` is used. */
   databaseUrl: string | undefined;
   /** Directory of the embedded database, or `memory://` for one that lives in memory only. */
@@ -274,6 +277,7 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
     logRequests: env.LOG_REQUESTS,
+    logBufferBytes: env.LOG_BUFFER_BYTES,
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     db: { poolMax: env.DB_POOL_MAX, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS },

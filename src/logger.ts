@@ -97,8 +97,14 @@ export function loggerOptions(level: string): LoggerOptions {
 
 /**
  * Standard output, written asynchronously: a log line never waits for the terminal or the pipe
- * reading it. Lines still buffered are written out by `flush` when the app closes.
+ * reading it. Lines are gathered into writes of `bufferBytes` (0: one write per line), and what
+ * is gathered is written at least every `flushMs`, when the app closes, and when the process exits
+ * (pino flushes its destination then); the app stops the timer when it closes. Under load, a
+ * write per line (each a request to libuv's thread pool) took about a fifth of the server's CPU
+ * on cached pages in a CPU profile; gathered into 4 KB writes, under a tenth.
  */
-export function logDestination(): DestinationStream & { flushSync(): void } {
-  return pino.destination({ dest: 1, sync: false });
+export function logDestination(bufferBytes: number, flushMs = 1000): DestinationStream & { flushSync(): void; stopTimer(): void } {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: bufferBytes });
+  const timer = bufferBytes > 0 ? setInterval(() => destination.flush(), flushMs).unref() : undefined;
+  return Object.assign(destination, { stopTimer: () => clearInterval(timer) });
 }
