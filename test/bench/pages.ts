@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT_DIR } from '../../src/paths.ts';
-import { rssMb, startBareFastify, startBareNode, startBuiltServer, stop } from './processes.ts';
+import { rssMb, startBareFastify, startBareNode, startBuiltServer, stop, wireAnswer } from './processes.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -57,9 +57,9 @@ try {
   console.log('| page | app (req/s) | bare Node (req/s) | bare Fastify (req/s) | app / Node (target ≥ 0.75×) | app / Fastify | CPU per request: app / bare Node (µs) | bare Node / app, by CPU |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const page of PAGES) {
-    const sample = await fetch(`${app.base}${page}`, { headers: { 'accept-encoding': 'br' } });
-    if (sample.headers.get('content-encoding') !== 'br') throw new Error(`${page}: not sent brotli-compressed`);
-    const node = await startBareNode(sample.clone());
+    const sample = await wireAnswer(`${app.base}${page}`, { 'accept-encoding': 'br' });
+    if (sample.headers['content-encoding'] !== 'br') throw new Error(`${page}: not sent brotli-compressed`);
+    const node = await startBareNode(sample);
     const fastify = await startBareFastify(sample);
     try {
       const servers = [app, node, fastify];

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { get } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -60,29 +61,91 @@ createServer((_request, response) => {
 /** Headers a server writes for itself, whatever the route sets. */
 const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
+/** An answer as it came over the wire: its headers and its body's bytes, still compressed. */
+export interface WireAnswer {
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/**
+ * GET `url` as the bytes the server sends. Not `fetch`: it decompresses the body and keeps the
+ * Content-Encoding header, so that a server sending its "same bytes" would send the whole page
+ * uncompressed under a `br` label, five times the bytes of the compressed answer.
+ */
+export function wireAnswer(url: string, headers: Record<string, string>): Promise<WireAnswer> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ headers: response.headers as Record<string, string | string[]>, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
 /**
  * A bare Fastify route answering every GET with the same bytes as `sample`: its body and its
  * headers (security headers, ETag, encoding), so that what differs is the work done per request.
  */
-export async function startBareFastify(sample: Response): Promise<BenchServer> {
+export async function startBareFastify(sample: WireAnswer): Promise<BenchServer> {
   return startBare(BARE_SERVER, sample);
 }
 
 /** A bare Node `http` server (no framework) answering every request with the same bytes as `sample`. */
-export async function startBareNode(sample: Response): Promise<BenchServer> {
+export async function startBareNode(sample: WireAnswer): Promise<BenchServer> {
   return startBare(BARE_NODE_SERVER, sample);
 }
 
-async function startBare(source: string, sample: Response): Promise<BenchServer> {
-  const headers = Object.fromEntries([...sample.headers].filter(([name]) => !CONNECTION_HEADERS.has(name)));
-  const body = Buffer.from(await sample.arrayBuffer());
+async function startBare(source: string, sample: WireAnswer): Promise<BenchServer> {
+  const headers = Object.fromEntries(Object.entries(sample.headers).filter(([name]) => !CONNECTION_HEADERS.has(name)));
   const port = await freePort();
   const since = performance.now();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', source, String(port), JSON.stringify(headers), body.toString('base64')], {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', source, String(port), JSON.stringify(headers), sample.body.toString('base64')], {
     cwd: ROOT_DIR,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return started(child, `http://127.0.0.1:${port}`, since, '/');
+}
+
+const SMTP_SINK = `
+import { SMTPServer } from 'smtp-server';
+let delivered = 0;
+const server = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  logger: false,
+  // Not the client's name from DNS: no resolver answers for loopback here, and each lookup waits.
+  disableReverseLookup: true,
+  onData(stream, _session, callback) {
+    stream.on('data', () => {});
+    stream.on('end', () => { delivered += 1; callback(); });
+  },
+});
+server.listen(0, '127.0.0.1', () => process.send({ port: server.server.address().port }));
+process.on('message', () => process.send({ delivered }));
+`;
+
+export interface SmtpSink {
+  child: ChildProcess;
+  url: string;
+  /** How many messages it has accepted so far. */
+  delivered(): Promise<number>;
+}
+
+/** An SMTP server on loopback, a process of its own, that accepts every message and keeps only their count. */
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', SMTP_SINK], { cwd: ROOT_DIR, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const next = <T>() => new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
+  const { port } = await next<{ port: number }>();
+  return {
+    child,
+    url: `smtp://127.0.0.1:${port}`,
+    delivered: async () => {
+      const answer = next<{ delivered: number }>();
+      child.send('count');
+      return (await answer).delivered;
+    },
+  };
 }
 
 /** The process's resident memory, from /proc. */
