@@ -118,6 +118,7 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** Which requests get an access line: every one, only answers with status 400 or above, or none. */
   logRequests: Env['LOG_REQUESTS'];
+  /** Log lines gathered per write to standard output (written at least every second); 0: one write per line. */
   logBufferBytes: number;
   /** PostgreSQL server; when absent the embedded PGlite database in `dataDir` is used. */
   databaseUrl: string | undefined;
