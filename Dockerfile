@@ -19,10 +19,14 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # Final stage: what the server needs at run time and nothing else, run as the unprivileged node user.
 FROM node:24-bookworm-slim
+# The allocator's settings: see SERVER_MALLOC_ENV in src/paths.ts (test/production-boot.test.ts checks they match).
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \
-    DATA_DIR=/app/data
+    DATA_DIR=/app/data \
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_TRIM_THRESHOLD_=131072 \
+    MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --chown=node:node package.json package-lock.json ./
 COPY --chown=node:node --from=deps /app/node_modules ./node_modules

@@ -8,7 +8,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { ROOT_DIR, SERVER_ENTRY, SERVER_NODE_FLAGS } from '../src/paths.ts';
+import { ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../src/paths.ts';
 import { createServerDatabase, TEST_ADMIN_PASSWORD } from './helper.ts';
 import { freePort, waitFor } from './support/server-process.ts';
 
@@ -16,18 +16,24 @@ interface FinalStage {
   copies: { from: string | undefined; sources: string[]; target: string }[];
   user: string | undefined;
   cmd: string[];
+  env: Record<string, string>;
 }
 
 function parseFinalStage(dockerfile: string): FinalStage {
   const lines = dockerfile.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim());
   const final = lines.slice(lines.findLastIndex((line) => /^FROM\s/i.test(line)));
-  const stage: FinalStage = { copies: [], user: undefined, cmd: [] };
+  const stage: FinalStage = { copies: [], user: undefined, cmd: [], env: {} };
   for (const line of final) {
     const [instruction, ...rest] = line.split(/\s+/);
     if (/^COPY$/i.test(instruction ?? '')) {
       const from = rest.find((arg) => arg.startsWith('--from='))?.slice('--from='.length);
       const paths = rest.filter((arg) => !arg.startsWith('--'));
       stage.copies.push({ from, sources: paths.slice(0, -1), target: paths.at(-1)! });
+    } else if (/^ENV$/i.test(instruction ?? '')) {
+      for (const pair of rest) {
+        const [name, ...value] = pair.split('=');
+        stage.env[name!] = value.join('=');
+      }
     } else if (/^USER$/i.test(instruction ?? '')) {
       stage.user = rest[0];
     } else if (/^CMD$/i.test(instruction ?? '')) {
@@ -41,6 +47,7 @@ t.test('the Docker image boots from its final stage alone and shuts down gracefu
   const stage = parseFinalStage(await readFile(path.join(ROOT_DIR, 'Dockerfile'), 'utf8'));
   t.equal(stage.user, 'node', 'runs as the non-root node user');
   t.same(stage.cmd, ['node', ...SERVER_NODE_FLAGS, SERVER_ENTRY], 'CMD runs node directly, with the flags npm start and the benchmarks use');
+  t.match(stage.env, SERVER_MALLOC_ENV, 'and the allocator settings they use');
 
   const app = await mkdtemp(path.join(tmpdir(), 'valet-image-'));
   t.teardown(() => rm(app, { recursive: true, force: true }));
@@ -66,6 +73,8 @@ t.test('the Docker image boots from its final stage alone and shuts down gracefu
   const port = await freePort();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
+    // The image's allocator settings; its PORT, HOST and DATA_DIR are this test's own.
+    ...Object.fromEntries(Object.entries(stage.env).filter(([name]) => name.startsWith('MALLOC_'))),
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: String(port),

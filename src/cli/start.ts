@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ROOT_DIR, SERVER_ENTRY, SERVER_NODE_FLAGS } from '../paths.ts';
+import { ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../paths.ts';
 import { ensureBuild } from './build-state.ts';
 
 ensureBuild();
@@ -12,7 +12,7 @@ ensureBuild();
 const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT_DIR, SERVER_ENTRY)], {
   cwd: ROOT_DIR,
   stdio: 'inherit',
-  env: { NODE_ENV: 'production', ...process.env },
+  env: { NODE_ENV: 'production', ...SERVER_MALLOC_ENV, ...process.env },
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

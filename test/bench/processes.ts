@@ -9,7 +9,7 @@ import { get } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { ROOT_DIR, SERVER_ENTRY, SERVER_NODE_FLAGS } from '../../src/paths.ts';
+import { ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../src/paths.ts';
 import { freePort } from '../support/server-process.ts';
 
 export const BENCH_PASSWORD = 'benchmark-only-password';
@@ -30,12 +30,12 @@ async function started(child: ChildProcess, base: string, since: number, readyPa
   }
 }
 
-/** The production build, started as the image starts it, with `env` on top of production defaults; its log goes to /dev/null. */
+/** The production build, started as the image starts it (its flags and allocator settings), with `env` on top of production defaults; its log goes to /dev/null. */
 export async function startBuiltServer(env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
   const since = performance.now();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT_DIR, SERVER_ENTRY)], {
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ADMIN_PASSWORD: BENCH_PASSWORD, ...env },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...SERVER_MALLOC_ENV, HOST: '127.0.0.1', PORT: String(port), ADMIN_PASSWORD: BENCH_PASSWORD, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return started(child, `http://127.0.0.1:${port}`, since, '/readyz');
