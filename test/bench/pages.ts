@@ -84,7 +84,7 @@ try {
       await stop(fastify.child);
     }
   }
-  console.log(`\nThe app server's RSS at the end, on ${process.env.BENCH_PAGES_DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}: ${(await rssMb(app.child)).toFixed(0)} MB (target ≤ 150 MB; the booking run below gives it on PostgreSQL)`);
+  console.log(`\nThe app server's RSS at the end, on ${process.env.BENCH_PAGES_DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}: ${(await rssMb(app.child)).toFixed(0)} MB (target ≤ 200 MB on the embedded database; the booking run below gives it on PostgreSQL, target ≤ 150 MB)`);
 } finally {
   await stop(app.child);
   await rm(dataDir, { recursive: true, force: true });
