@@ -241,31 +241,37 @@ if (!database) {
       DB_POOL_MAX: '20',
     });
     const app: Record<number, Run> = {};
-    for (const connections of CONCURRENCY) {
-      const result = await autocannon({
-        url: `${server.base}/v1/create-booking`,
-        connections,
-        duration: DURATION,
-        requests: [
-          {
-            method: 'POST',
-            // As the booking page sends it: with an Idempotency-Key of its own.
-            setupRequest: (request) => ({
-              ...request,
-              headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-              body: JSON.stringify(originalClientPayload(slotOf(next++))),
-            }),
-          },
-        ],
-      });
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`create-booking: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-      app[connections] = { rate: result.requests.average, p99: result.latency.p99 };
+    let appRss = 0;
+    let delivered = 0;
+    try {
+      for (const connections of CONCURRENCY) {
+        const result = await autocannon({
+          url: `${server.base}/v1/create-booking`,
+          connections,
+          duration: DURATION,
+          requests: [
+            {
+              method: 'POST',
+              // As the booking page sends it: with an Idempotency-Key of its own.
+              setupRequest: (request) => ({
+                ...request,
+                headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+                body: JSON.stringify(originalClientPayload(slotOf(next++))),
+              }),
+            },
+          ],
+        });
+        if (result.non2xx > 0 || result.errors > 0) throw new Error(`create-booking: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+        app[connections] = { rate: result.requests.average, p99: result.latency.p99 };
+      }
+      // The e-mails of the last bookings are still being sent: the memory is read once they are.
+      await until(async () => (await dueEmails(database.url)) === 0, 60_000);
+      appRss = await rssMb(server.child);
+      delivered = await sink.delivered();
+    } finally {
+      // Also after a failure: a server left running would outlive the benchmark.
+      await stop(server.child);
     }
-    // The e-mails of the last bookings are still being sent: the memory is read once they are.
-    await until(async () => (await dueEmails(database.url)) === 0, 60_000);
-    const appRss = await rssMb(server.child);
-    const delivered = await sink.delivered();
-    await stop(server.child);
 
     const raw: Record<number, Run> = {};
     const transaction = await rawTransaction(database.url);
