@@ -20,6 +20,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { inDays, originalClientPayload } from '../support/payloads.ts';
+import { until } from '../support/smtp.ts';
 import { TIME_SLOTS } from '../../src/domain/schedule.ts';
 import { aucklandInstant, todayInAuckland } from '../../src/domain/booking-dates.ts';
 import { newBookingReference } from '../../src/services/booking-reference.ts';
@@ -55,21 +56,16 @@ interface Run {
   p99: number;
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('the e-mails were not all sent in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** E-mails due now and not yet handed to SMTP (the reminders are due later). */
-async function dueEmails(url: string): Promise<number> {
+/** Waits until no e-mail is due and not yet handed to SMTP (the reminders are due later), on one connection. */
+async function emailsDueSent(url: string, timeoutMs: number): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const { rows } = await client.query<{ count: string }>("select count(*) from outbox_emails where status = 'queued' and next_attempt_at <= now()");
-  await client.end();
-  return Number(rows[0]!.count);
+  try {
+    const due = "select count(*)::int as count from outbox_emails where status = 'queued' and next_attempt_at <= now()";
+    await until(async () => (await client.query<{ count: number }>(due)).rows[0]!.count === 0, 'the e-mails due to be sent', timeoutMs);
+  } finally {
+    await client.end();
+  }
 }
 
 /** The columns the app's INSERT names (src/db/bookings.repository.ts through createBooking). */
@@ -265,7 +261,7 @@ if (!database) {
         app[connections] = { rate: result.requests.average, p99: result.latency.p99 };
       }
       // The e-mails of the last bookings are still being sent: the memory is read once they are.
-      await until(async () => (await dueEmails(database.url)) === 0, 60_000);
+      await emailsDueSent(database.url, 60_000);
       appRss = await rssMb(server.child);
       delivered = await sink.delivered();
     } finally {
