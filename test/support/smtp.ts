@@ -28,6 +28,8 @@ export async function startSmtp(t: Test): Promise<TestSmtp> {
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    // Not the client's name from DNS: no resolver answers for loopback here, and each lookup waits.
+    disableReverseLookup: true,
     onRcptTo(_address, _session, callback) {
       if (state.refuse) {
         const err = Object.assign(new Error(state.refuse), { responseCode: 451 });
