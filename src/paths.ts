@@ -35,6 +35,7 @@ export const CLIENT_DIST_DIR = path.join(ROOT_DIR, 'dist', 'client');
  * database, for about 3 s more to start on it (issue 24). Nothing else in the server is WebAssembly.
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--optimize-for-size', '--no-liftoff'];
+export const SERVER_ENTRY = 'dist/server/server.js';
 
 /**
  * glibc's allocator, as the built server is started (the image's ENV, `npm start`, the tests'
@@ -50,4 +51,3 @@ export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_TRIM_THRESHOLD_: '131072',
   MALLOC_MMAP_THRESHOLD_: '131072',
 };
-export const SERVER_ENTRY = 'dist/server/server.js';
