@@ -1,4 +1,5 @@
 /** Browser entry: loads the page's chunk and hydrates the server-rendered page with the server's props. */
+import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import './styles/base.css';
 import './styles/shared.css';
@@ -13,6 +14,10 @@ if (data && root) {
   const props = JSON.parse(data.textContent ?? '{}') as PageProps<unknown>;
   // The server names the page's module, so the page table (titles, descriptions) stays out of the bundle.
   loadPage(root.dataset.page as PageModule, props.state).then((Page) => {
-    hydrateRoot(root, <App {...props} Page={Page} />);
+    // As a transition, hydration yields to the browser every few milliseconds instead of holding
+    // the main thread in one long task (as Next.js hydrates).
+    startTransition(() => {
+      hydrateRoot(root, <App {...props} Page={Page} />);
+    });
   });
 }

@@ -5,13 +5,14 @@
  * helmet's middleware again on every request, which cost the cached pages a tenth of their
  * throughput.)
  *
- * No page needs inline script: the hydration data and JSON-LD are non-executable data blocks,
- * and the bundle is a file. The one inline style (the <noscript> menu) is allowed by its hash.
+ * One inline script, the same on every page, is allowed by its hash (BOOT_SCRIPT_HASH: it loads the
+ * page's modules after the first frame); the hydration data and JSON-LD are non-executable data
+ * blocks, and the bundle is files. The one inline style (the <noscript> menu) is allowed by its hash.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { Config } from './config.ts';
-import { NOSCRIPT_STYLE_HASH } from './render/document.ts';
+import { BOOT_SCRIPT_HASH, NOSCRIPT_STYLE_HASH } from './render/document.ts';
 
 export function securityHeaders(config: Config): Record<string, string> {
   const https = config.business.publicUrl.startsWith('https://');
@@ -20,7 +21,7 @@ export function securityHeaders(config: Config): Record<string, string> {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", `'${BOOT_SCRIPT_HASH}'`],
         styleSrc: ["'self'", `'${NOSCRIPT_STYLE_HASH}'`],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],

@@ -164,6 +164,13 @@ export function baseUrl(app: App): string {
   return `http://127.0.0.1:${address.port}`;
 }
 
+/** The address of the client entry a page's boot script loads (the first module it names). */
+export function entryScriptOf(html: string): string {
+  const entry = /<script data-modules="([^" ]+)/.exec(html)?.[1];
+  if (!entry) throw new Error('the page names no entry script');
+  return entry;
+}
+
 /** Signs in as staff and returns the Cookie header to send with later requests. */
 export async function login(app: App, password = TEST_ADMIN_PASSWORD): Promise<string> {
   const res = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { password } });

@@ -10,7 +10,7 @@ import { NOT_FOUND_PAGE, PAGES, type PageDefinition } from '../client/routes.ts'
 import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { recordCompletion } from '../src/services/completion-record.ts';
 import { originalClientPayload } from './support/payloads.ts';
-import { buildTestApp } from './helper.ts';
+import { buildTestApp, entryScriptOf } from './helper.ts';
 
 /** The JSON-LD block of a page. */
 const structuredData = (html: string) => JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!);
@@ -69,7 +69,7 @@ t.test('pages', async (t) => {
       t.match(res.body, /<meta name="twitter:card" content="summary">/);
       t.equal(structuredData(res.body)['@type'], 'AutoWash');
       t.match(res.body, `<div id="root" data-page="${page.module}">`);
-      t.match(res.body, /<link rel="modulepreload" href="\/assets\/[^"]+Page-[^"]+\.js">/, `${page.path} preloads its chunk`);
+      t.match(res.body, /<script data-modules="\/assets\/entry-client-[^" ]+\.js [^"]*\/assets\/[^" ]+Page-[^" ]+\.js[^"]*">/, `${page.path} loads its chunk with the entry`);
     }
   });
 
@@ -173,7 +173,7 @@ t.test('pages', async (t) => {
     t.equal(gzip.headers['content-encoding'], 'gzip');
     t.equal(gunzipSync(gzip.rawPayload).toString(), plain.body);
 
-    const script = /<script type="module" src="([^"]+)"/.exec(plain.body)![1]!;
+    const script = entryScriptOf(plain.body);
     const asset = await app.inject({ url: script, headers: { 'accept-encoding': 'br' } });
     t.equal(asset.headers['content-encoding'], 'br');
     t.match(asset.headers['content-type'], /javascript/);
@@ -282,7 +282,7 @@ t.test('pages', async (t) => {
 
   t.test('bundle files are served with immutable caching; favicon, touch icons and manifest exist', async (t) => {
     const html = (await app.inject('/')).body;
-    const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!;
+    const script = entryScriptOf(html);
     const style = /<link rel="stylesheet" href="([^"]+)" disabled>/.exec(html)![1]!;
     for (const asset of [script, style]) {
       const res = await app.inject(asset);

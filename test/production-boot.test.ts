@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../src/paths.ts';
-import { createServerDatabase, TEST_ADMIN_PASSWORD } from './helper.ts';
+import { createServerDatabase, entryScriptOf, TEST_ADMIN_PASSWORD } from './helper.ts';
 import { freePort, waitFor } from './support/server-process.ts';
 
 interface FinalStage {
@@ -104,7 +104,7 @@ t.test('the Docker image boots from its final stage alone and shuts down gracefu
   t.match(await home.text(), /<h1/);
   const health = await fetch(`${base}/healthz`);
   t.equal(health.status, 200);
-  const script = /<script type="module" src="([^"]+)"/.exec(await (await fetch(`${base}/`)).text())?.[1];
+  const script = entryScriptOf(await (await fetch(`${base}/`)).text());
   t.equal((await fetch(`${base}${script}`)).status, 200, 'the browser bundle is served');
   const login = await fetch(`${base}/v1/auth/login`, {
     method: 'POST',

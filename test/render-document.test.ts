@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import t from 'tap';
 import { DEFAULT_BUSINESS } from '../src/domain/business.ts';
-import { renderDocument, serializeData } from '../src/render/document.ts';
+import { BOOT_SCRIPT_HASH, renderDocument, serializeData } from '../src/render/document.ts';
 
 const assets = {
   script: '/assets/entry-client-abc.js',
@@ -30,9 +31,14 @@ t.test('the document has the head a page needs', async (t) => {
   t.match(html, /<link rel="canonical" href="https:\/\/valet\.example\.nz\/">/);
   // The page's stylesheets inlined in one block, before anything else it loads (issue 24); the
   // files only named, by links the browser does not fetch.
-  t.match(html, /<style>\.hero\{color:red\}<\/style><link rel="stylesheet" href="\/assets\/entry-client-abc\.css" disabled><link rel="stylesheet" href="\/assets\/home\.css" disabled><link rel="modulepreload"/);
+  t.match(html, /<style>\.hero\{color:red\}<\/style><link rel="stylesheet" href="\/assets\/entry-client-abc\.css" disabled><link rel="stylesheet" href="\/assets\/home\.css" disabled><noscript>/);
   t.notMatch(html, /<link rel="stylesheet" href="[^"]*">/, 'no stylesheet that blocks the first paint');
-  t.match(html, /<script type="module" src="\/assets\/entry-client-abc\.js"><\/script>/);
+  t.notMatch(html, /<link rel="modulepreload"|<script type="module"/, 'no script fetched before the first paint');
+  // The one inline script (allowed by its hash) loads the entry, then the page's chunks, after the first frame.
+  const boot = /<script data-modules="([^"]*)">([^<]*)<\/script><\/body><\/html>$/.exec(html);
+  t.ok(boot, 'the boot script ends the body');
+  t.same(boot![1]!.split(' '), ['/assets/entry-client-abc.js', ...assets.pages.HomePage!.scripts]);
+  t.equal(`sha256-${createHash('sha256').update(boot![2]!).digest('base64')}`, BOOT_SCRIPT_HASH);
   t.match(html, /<meta name="viewport" content="width=device-width, initial-scale=1">/);
 });
 

@@ -9,7 +9,7 @@
 import t from 'tap';
 import type { RouteOptions } from 'fastify';
 import { LIMIT_NAMES } from '../src/plugins/external/rate-limit.ts';
-import { buildTestApp } from './helper.ts';
+import { buildTestApp, entryScriptOf } from './helper.ts';
 
 interface Route {
   method: string;
@@ -57,7 +57,7 @@ t.test('every route keeps the rules, and every answer has the security headers',
   });
 
   t.test('security headers on every page, asset, JSON answer and error, in production', async (t) => {
-    const asset = /<script type="module" src="([^"]+)">/.exec((await app.inject('/')).body)![1]!;
+    const asset = entryScriptOf((await app.inject('/')).body);
     const urls = [
       ...routes.filter((r) => r.method === 'GET').map((r) => concrete(r.url)),
       asset,

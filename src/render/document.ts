@@ -42,6 +42,18 @@ export const NOSCRIPT_STYLE =
   '.menu-toggle{display:none}@media (max-width:51.99rem){.header-bar{flex-wrap:wrap}.site-nav{display:block;position:static;width:100%;box-shadow:none;border:0}}';
 export const NOSCRIPT_STYLE_HASH = `sha256-${createHash('sha256').update(NOSCRIPT_STYLE).digest('base64')}`;
 
+/**
+ * The page's JavaScript is fetched once the page has painted (issue 24): this script, the only
+ * inline one (allowed by its hash, BOOT_SCRIPT_HASH), waits for the first frame, then preloads the
+ * modules its element names (the entry first, then the page's chunks) and imports the entry. Until
+ * then the connection and the main thread serve the first paint alone; the page works without
+ * its JavaScript meanwhile, as it does with JavaScript off. A page that is not being shown (a
+ * background tab, where no frame comes) loads at once.
+ */
+export const BOOT_SCRIPT =
+  '(()=>{const m=document.currentScript.dataset.modules.split(" ");let done=false;const go=()=>{if(done)return;done=true;for(const href of m){const l=document.createElement("link");l.rel="modulepreload";l.href=href;document.head.append(l)}import(m[0])};if(document.visibilityState==="visible")requestAnimationFrame(()=>setTimeout(go));else go()})()';
+export const BOOT_SCRIPT_HASH = `sha256-${createHash('sha256').update(BOOT_SCRIPT).digest('base64')}`;
+
 const meta = (attribute: 'name' | 'property', key: string, value: string) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
 
 export function renderDocument({ path, business, assets, state }: DocumentInput): string {
@@ -77,7 +89,6 @@ export function renderDocument({ path, business, assets, state }: DocumentInput)
     // sees the page chunk's stylesheets there when it imports the chunk, and adds none again.
     pageAssets ? `<style>${pageAssets.css}</style>` : '',
     ...(pageAssets ? [...assets.styles, ...pageAssets.styles] : []).map((href) => `<link rel="stylesheet" href="${href}" disabled>`),
-    ...[assets.script, ...(pageAssets?.scripts ?? [])].map((href) => `<link rel="modulepreload" href="${href}">`),
     `<noscript><style>${NOSCRIPT_STYLE}</style></noscript>`,
     `<script type="application/ld+json">${jsonLd(businessStructuredData(business))}</script>`,
   ];
@@ -87,7 +98,7 @@ export function renderDocument({ path, business, assets, state }: DocumentInput)
     `<head>${head.join('')}</head>`,
     `<body><div id="root" data-page="${page.module}">${html}</div>`,
     `<script type="application/json" id="__DATA__">${serializeData(props)}</script>`,
-    `<script type="module" src="${assets.script}"></script>`,
+    `<script data-modules="${[assets.script, ...(pageAssets?.scripts ?? [])].join(' ')}">${BOOT_SCRIPT}</script>`,
     '</body></html>',
   ].join('');
 }
