@@ -24,9 +24,21 @@ export function requestIdOf(request: IncomingMessage): string {
 
 export type Encoding = 'br' | 'gzip';
 
+/** Answers for the Accept-Encoding headers seen lately: browsers send a handful of different ones. */
+const knownEncodings = new Map<string, Encoding | undefined>();
+const KNOWN_ENCODINGS_MAX = 64;
+
 /** The best encoding the client accepts (a q=0 refuses one), brotli first. */
 export function preferredEncoding(header: string | undefined): Encoding | undefined {
   if (!header) return undefined;
+  if (knownEncodings.has(header)) return knownEncodings.get(header);
+  const encoding = parsedEncoding(header);
+  if (knownEncodings.size >= KNOWN_ENCODINGS_MAX) knownEncodings.clear();
+  knownEncodings.set(header, encoding);
+  return encoding;
+}
+
+function parsedEncoding(header: string): Encoding | undefined {
   const accepted = new Set<string>();
   for (const part of header.toLowerCase().split(',')) {
     const [name = '', ...params] = part.trim().split(';');
@@ -53,8 +65,13 @@ interface Options {
   securityHeaders: Record<string, string>;
 }
 
+/** A page as stored: its headers also as the flat name, value list `writeHead` takes as it is. */
+interface StoredPage extends Omit<DirectPage, 'headers'> {
+  headerList: readonly string[];
+}
+
 export class DirectPages {
-  readonly #pages = new Map<string, DirectPage>();
+  readonly #pages = new Map<string, StoredPage>();
   readonly #securityHeaders: Record<string, string>;
   #log: FastifyBaseLogger | undefined;
   #closing = false;
@@ -70,7 +87,7 @@ export class DirectPages {
 
   /** From now on, GET `path` (exactly) is answered with `page`. */
   add(path: string, page: Omit<DirectPage, 'headers'> & { headers: Record<string, string> }): void {
-    this.#pages.set(path, { ...page, headers: { ...this.#securityHeaders, ...page.headers } });
+    this.#pages.set(path, { ...page, headerList: Object.entries({ ...this.#securityHeaders, ...page.headers }).flat() });
   }
 
   has(path: string): boolean {
@@ -89,20 +106,22 @@ export class DirectPages {
     if (!page) return false;
     const started = performance.now();
     const id = requestIdOf(request);
-    response.setHeader('x-request-id', id);
+    // Every header in one list given to writeHead: Node then writes them as they are, instead of
+    // storing each through setHeader first.
+    const headers = [...page.headerList, 'x-request-id', id];
     const cookie = page.setCookie?.();
-    if (cookie) response.setHeader('set-cookie', cookie);
+    if (cookie) headers.push('set-cookie', cookie);
     let status = 200;
     if (request.headers['if-none-match'] === page.etag) {
       status = 304;
-      response.writeHead(304, page.headers);
+      response.writeHead(304, headers);
       response.end();
     } else {
       const encoding = preferredEncoding(request.headers['accept-encoding']);
       const body = page.body(encoding);
-      if (encoding) response.setHeader('content-encoding', encoding);
-      response.setHeader('content-length', Buffer.byteLength(body));
-      response.writeHead(200, page.headers);
+      if (encoding) headers.push('content-encoding', encoding);
+      headers.push('content-length', String(Buffer.byteLength(body)));
+      response.writeHead(200, headers);
       response.end(body);
     }
     this.#log?.info({ reqId: id, method: 'GET', path: request.url, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
