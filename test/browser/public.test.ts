@@ -328,7 +328,8 @@ t.test('public site in Chromium', async (t) => {
       await page.goto(url(path));
       await waitForHydration(page);
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      t.ok((await page.evaluate(() => (window as unknown as Watched).shift)) < 0.01, `${path}: no layout shift`);
+      const shift = await page.evaluate(() => (window as unknown as Watched).shift);
+      t.ok(shift < 0.01, `${path}: no layout shift (${shift})`);
       // The page's JavaScript is fetched after its first frame, so the first paint has the connection to itself (issue 24).
       const timing = await page.evaluate(() => ({
         firstFrame: (window as unknown as Watched).firstFrame,
