@@ -14,8 +14,8 @@ if (data && root) {
   const props = JSON.parse(data.textContent ?? '{}') as PageProps<unknown>;
   // The server names the page's module, so the page table (titles, descriptions) stays out of the bundle.
   loadPage(root.dataset.page as PageModule, props.state).then((Page) => {
-    // As a transition, hydration yields to the browser every few milliseconds instead of holding
-    // the main thread in one long task (as Next.js hydrates).
+    // As a transition, hydration yields to the browser between components instead of holding the
+    // main thread in one long task (as Next.js hydrates).
     startTransition(() => {
       hydrateRoot(root, <App {...props} Page={Page} />);
     });

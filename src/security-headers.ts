@@ -6,7 +6,7 @@
  * throughput.)
  *
  * One inline script, the same on every page, is allowed by its hash (BOOT_SCRIPT_HASH: it loads the
- * page's modules after the first frame); the hydration data and JSON-LD are non-executable data
+ * page's modules once the page has painted); the hydration data and JSON-LD are non-executable data
  * blocks, and the bundle is files. The one inline style (the <noscript> menu) is allowed by its hash.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
