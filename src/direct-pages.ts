@@ -86,8 +86,8 @@ export class DirectPages {
   }
 
   /** From now on, GET `path` (exactly) is answered with `page`. */
-  add(path: string, page: Omit<DirectPage, 'headers'> & { headers: Record<string, string> }): void {
-    this.#pages.set(path, { ...page, headerList: Object.entries({ ...this.#securityHeaders, ...page.headers }).flat() });
+  add(path: string, { headers, ...page }: DirectPage): void {
+    this.#pages.set(path, { ...page, headerList: Object.entries({ ...this.#securityHeaders, ...headers }).flat() });
   }
 
   has(path: string): boolean {

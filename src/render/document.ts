@@ -55,7 +55,7 @@ export const NOSCRIPT_STYLE_HASH = `sha256-${createHash('sha256').update(NOSCRIP
  * background tab, where no frame comes) loads at once.
  */
 export const BOOT_SCRIPT =
-  '(()=>{const m=document.currentScript.dataset.modules.split(" ");let done=false;const go=()=>{if(done)return;done=true;import(m[0]);for(const href of m.slice(1))import(href).catch(()=>{})};if(document.visibilityState==="visible")requestAnimationFrame(()=>requestAnimationFrame(()=>setTimeout(go)));else go()})()';
+  '(()=>{const m=document.currentScript.dataset.modules.split(" ");const go=()=>{import(m[0]);for(const href of m.slice(1))import(href).catch(()=>{})};if(document.visibilityState==="visible")requestAnimationFrame(()=>requestAnimationFrame(()=>setTimeout(go)));else go()})()';
 export const BOOT_SCRIPT_HASH = `sha256-${createHash('sha256').update(BOOT_SCRIPT).digest('base64')}`;
 
 const meta = (attribute: 'name' | 'property', key: string, value: string) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
