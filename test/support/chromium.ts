@@ -114,7 +114,11 @@ async function launchFirst(): Promise<{ choice: ChromiumChoice; browser: Browser
     let choice: ChromiumChoice | undefined;
     try {
       choice = await candidate();
-      const browser = await chromium.launch({ headless: true, ...choice.options });
+      const options = { headless: true, ...choice.options };
+      // A browser that closes while starting is tried once more: in one CI run the packaged
+      // Chromium did so once ("Target page, context or browser has been closed") with two test
+      // files launching at the same moment; a Chromium that cannot start fails twice.
+      const browser = await chromium.launch(options).catch(() => chromium.launch(options));
       return { choice, browser };
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
