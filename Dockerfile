@@ -25,8 +25,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     DATA_DIR=/app/data \
     MALLOC_ARENA_MAX=2 \
-    MALLOC_TRIM_THRESHOLD_=131072 \
-    MALLOC_MMAP_THRESHOLD_=131072
+    MALLOC_TRIM_THRESHOLD_=32768 \
+    MALLOC_MMAP_THRESHOLD_=32768
 WORKDIR /app
 COPY --chown=node:node package.json package-lock.json ./
 COPY --chown=node:node --from=deps /app/node_modules ./node_modules

@@ -1,5 +1,6 @@
 /** What a staff password and its hash must be to be accepted. */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { MIN_PASSWORD_LENGTH } from './domain/staff-members.ts';
 
 /** OWASP's minimum argon2id settings: any one of these memory/iteration pairs or stronger. */
@@ -22,15 +23,24 @@ export function meetsOwaspMinimum(hash: string): boolean {
 
 export { MIN_PASSWORD_LENGTH };
 
-let common: Set<string> | undefined;
+const require = createRequire(import.meta.url);
 
 /**
- * The ~49,000 most common passwords of zxcvbn-ts's list (from leaked-password frequency
- * lists), loaded on first use: only the configuration check and set-password ask.
+ * Whether any of `candidates` is one of the ~49,000 most common passwords of zxcvbn-ts's list
+ * (from leaked-password frequency lists). The list is read for each check and not kept: it holds
+ * about 4 MB of a server's heap, for a check made only at start-up (ADMIN_PASSWORD), by
+ * set-password and when a staff member chooses a password (issue 24: the embedded database's
+ * server within 200 MB).
  */
-function commonPasswords(): Set<string> {
-  common ??= new Set(createRequire(import.meta.url)('@zxcvbn-ts/language-common').dictionary['passwords-common'] as string[]);
-  return common;
+function isCommonPassword(candidates: readonly string[]): boolean {
+  const entry = require.resolve('@zxcvbn-ts/language-common');
+  try {
+    const list = require(entry).dictionary['passwords-common'] as string[];
+    return candidates.some((candidate) => list.includes(candidate));
+  } finally {
+    const dir = path.dirname(entry);
+    for (const id of Object.keys(require.cache)) if (id.startsWith(dir)) delete require.cache[id];
+  }
 }
 
 /**
@@ -40,8 +50,7 @@ function commonPasswords(): Set<string> {
  */
 export function passwordProblem(password: string): string | undefined {
   if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
-  const list = commonPasswords();
   const plain = password.toLowerCase();
-  if (list.has(plain) || list.has(plain.replace(/\s+/g, ''))) return 'is one of the most common passwords; choose another';
+  if (isCommonPassword([plain, plain.replace(/\s+/g, '')])) return 'is one of the most common passwords; choose another';
   return undefined;
 }

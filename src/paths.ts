@@ -40,14 +40,20 @@ export const SERVER_ENTRY = 'dist/server/server.js';
 /**
  * glibc's allocator, as the built server is started (the image's ENV, `npm start`, the tests'
  * and benchmarks' servers; an operator's own value wins): two arenas instead of eight per core,
- * memory above 128 KB freed back to the system from the top of the heap, and blocks of 128 KB
- * and more in mappings of their own (returned when freed) rather than the heap. Measured on the
- * embedded database after the page benchmark (`BENCH_PAGES=/,/pricing,/booking BENCH_ROUNDS=1`,
- * 2026-11-27): 236–237 MB RSS without, 190 MB with (arenas alone 231, with the trim threshold
- * 205–210). Ignored by other C libraries.
+ * memory above 32 KB freed back to the system from the top of the heap, and blocks of 32 KB and
+ * more in mappings of their own (returned when freed) rather than the heap. 32 KB is the size of
+ * V8's compiler zones' largest segments: at 64 KB and above, the zones of the embedded database's
+ * WebAssembly compilation (about 47 MB at their peak, on start-up and as PostgreSQL first runs
+ * each function) stay in the heap as free but resident holes. Measured after the booking benchmark
+ * (`npx tsx test/bench/booking.ts`, 2026-11-27), the embedded database's server: 214–219 MB at
+ * 128 KB and 64 KB, 195–196 MB at 32 KB (194 MB at 16 KB, with its bookings 15 % slower); on
+ * PostgreSQL 125 → 120 MB; start on the embedded database about 0.7 s longer, and its bookings
+ * per second about 8 % fewer (no difference the benchmark can tell on PostgreSQL or on the cached
+ * pages). Before any of these settings: 236–237 MB after the page benchmark. Ignored by other C
+ * libraries.
  */
 export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',
-  MALLOC_TRIM_THRESHOLD_: '131072',
-  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '32768',
+  MALLOC_MMAP_THRESHOLD_: '32768',
 };

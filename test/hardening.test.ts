@@ -1,5 +1,6 @@
 /** Issue 12's findings 1 and 5 to 9: each refused or fixed, each with its proof. */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import t from 'tap';
 import { MAX_URL_LENGTH } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -152,6 +153,8 @@ forEachBackend(t, async (t, backend) => {
     t.match(passwordProblem('Password1234'), /most common/);
     t.match(passwordProblem('qwerty uiop 123'), /most common/, 'spaces do not hide a common password');
     t.equal(passwordProblem(TEST_ADMIN_PASSWORD), undefined);
+    const listModules = Object.keys(createRequire(import.meta.url).cache).filter((id) => id.includes('language-common'));
+    t.same(listModules, [], 'the common-password list is not kept in memory after a check (issue 24)');
     t.throws(() => loadConfig({ ADMIN_PASSWORD: 'elevenchars' }), /ADMIN_PASSWORD must be at least 12 characters/);
     t.throws(() => loadConfig({ ADMIN_PASSWORD: 'password1234' }), /ADMIN_PASSWORD is one of the most common passwords/);
     t.equal(setPasswordCommand({ npm_lifecycle_event: 'start' }), 'npm run set-password');
