@@ -34,7 +34,7 @@ t.test('the document has the head a page needs', async (t) => {
   t.match(html, /<style>\.hero\{color:red\}<\/style><link rel="stylesheet" href="\/assets\/entry-client-abc\.css" disabled><link rel="stylesheet" href="\/assets\/home\.css" disabled><noscript>/);
   t.notMatch(html, /<link rel="stylesheet" href="[^"]*">/, 'no stylesheet that blocks the first paint');
   t.notMatch(html, /<link rel="modulepreload"|<script type="module"/, 'no script fetched before the first paint');
-  // The one inline script (allowed by its hash) loads the entry, then the page's chunks, after the first frame.
+  // The one inline script (allowed by its hash) loads the entry, then the page's chunks, after the first paint.
   const boot = /<script data-modules="([^"]*)">([^<]*)<\/script><\/body><\/html>$/.exec(html);
   t.ok(boot, 'the boot script ends the body');
   t.same(boot![1]!.split(' '), ['/assets/entry-client-abc.js', ...assets.pages.HomePage!.scripts]);
