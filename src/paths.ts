@@ -22,19 +22,21 @@ export const CLIENT_DIST_DIR = path.join(ROOT_DIR, 'dist', 'client');
 
 /**
  * How the built server is started (the Docker image's CMD, `npm start`, the benchmarks):
- * `node <flags> dist/server/server.js`. A young generation of at most 8 MB per semi-space instead
- * of V8's 16: under load the default grows the heap by about 60 MB (RSS about 200 MB after a page
- * benchmark, against about 135 MB with this flag) for no measurable gain in requests per second,
- * since what a request allocates dies young either way. `--optimize-for-size`: V8 grows the old
- * generation in smaller steps and keeps less free space (heap committed at start 58 MB instead of
- * 76 for the same 50 MB in use): after the booking benchmark the server's RSS was 125 MB instead
- * of 152 on PostgreSQL and 229 MB instead of 281 on the embedded database. `--no-liftoff`: the
+ * `node <flags> dist/server/server.js`. `--optimize-for-size`: V8 keeps a young generation of
+ * 1 MB (whatever `--max-semi-space-size` says: checked on Node 20 and 24; without the flag it
+ * grows to 32 MB on Node 20 and 64 MB on Node 24), grows the old generation in smaller steps and
+ * keeps less free space. Measured after the booking benchmark (`npx tsx test/bench/booking.ts`,
+ * 2026-11-27): without it the server's RSS was 180–227 MB on PostgreSQL and 217–301 MB on the
+ * embedded database (semi-spaces of 1, 2, 4 or 8 MB), against 118–120 and 194–197 MB with it.
+ * Its price is CPU: a cached page `/` took 68 µs per request with it and 57–63 without, and the
+ * 62-day availability's p95 was 18–20 ms against 8. An
+ * earlier `--max-semi-space-size=8` beside it had no effect and is gone. `--no-liftoff`: the
  * embedded database's WebAssembly is compiled by the optimizing compiler only, as each function
  * is first called, without V8's baseline copy first (50-60 MB of machine code for the functions
- * PostgreSQL runs, kept for as long as the process lives): about 30 MB less again on the embedded
+ * PostgreSQL runs, kept for as long as the process lives): about 30 MB less on the embedded
  * database, for about 3 s more to start on it (issue 24). Nothing else in the server is WebAssembly.
  */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--optimize-for-size', '--no-liftoff'];
+export const SERVER_NODE_FLAGS = ['--optimize-for-size', '--no-liftoff'];
 export const SERVER_ENTRY = 'dist/server/server.js';
 
 /**
