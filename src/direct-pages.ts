@@ -58,6 +58,8 @@ export interface DirectPage {
   body(encoding: Encoding | undefined): Buffer | string;
   /** A Set-Cookie header made for each answer (a form page's bot-guard cookie), 304s included. */
   setCookie?: () => string | undefined;
+  /** False once the page is no longer the one to send: the address then goes back to Fastify. */
+  current?: () => boolean;
 }
 
 interface Options {
@@ -104,6 +106,10 @@ export class DirectPages {
     if (this.#closing || request.method !== 'GET') return false;
     const page = this.#pages.get(request.url!);
     if (!page) return false;
+    if (page.current && !page.current()) {
+      this.#pages.delete(request.url!);
+      return false;
+    }
     const started = performance.now();
     const id = requestIdOf(request);
     // Every header in one list given to writeHead: Node then writes them as they are, instead of

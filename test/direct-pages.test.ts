@@ -44,6 +44,23 @@ t.test('a form page: the same body for everyone from the lean path, and a cookie
   t.ok(app.directPages.has('/booking/find'), 'so is the find-booking form');
 });
 
+t.test('the booking page: on the lean path until midnight in Auckland, then the new day\'s page', async (t) => {
+  // 23:59:30 in Auckland (NZDT, UTC+13) on 2026-12-10.
+  let clock = new Date('2026-12-10T10:59:30Z');
+  const app = await buildTestApp(t, { listen: true, now: () => clock });
+  const base = baseUrl(app);
+  const earliest = async () => /"minDate":"(\d{4}-\d{2}-\d{2})"/.exec(await (await fetch(`${base}/booking`)).text())?.[1];
+  t.equal(await earliest(), '2026-12-11', 'tomorrow is the earliest date');
+  t.ok(app.directPages.has('/booking'), 'then the page is on the lean path');
+  const lean = await fetch(`${base}/booking`);
+  t.match(lean.headers.get('set-cookie'), /^form_started=\d+\.[0-9a-f]{32}\./, 'with the form guard’s cookie on each answer');
+  t.match(await lean.text(), /"minDate":"2026-12-11"/);
+  clock = new Date('2026-12-10T11:00:30Z'); // 00:00:30 on the 11th in Auckland
+  t.equal(await earliest(), '2026-12-12', 'after midnight, the new day’s page: not the cached one');
+  t.equal(await earliest(), '2026-12-12', 'and the lean path sends that one from then on');
+  t.ok(app.directPages.has('/booking'));
+});
+
 t.test('a page the same for everyone: the lean path sends what Fastify sent, and logs it', async (t) => {
   const lines: string[] = [];
   const logStream = new Writable({
@@ -82,8 +99,8 @@ t.test('a page the same for everyone: the lean path sends what Fastify sent, and
   t.equal((await fetch(`${base}/pricing?x=1`)).status, 200);
   t.notOk(app.directPages.has('/pricing?x=1'));
   t.equal((await fetch(`${base}/pricing`, { method: 'HEAD' })).status, 200);
-  await fetch(`${base}/booking`);
-  t.notOk(app.directPages.has('/booking'), 'nor one whose state changes with the day');
+  await fetch(`${base}/booking?package=deluxe-clean`);
+  t.notOk(app.directPages.has('/booking?package=deluxe-clean'), 'nor a page chosen by its query');
 
   await waitFor(async () => access().length >= 7, 5000);
   const pricing = access().filter((entry) => entry.path === '/pricing');

@@ -46,6 +46,13 @@ export interface PageOptions {
    * from the lean path (src/direct-pages.ts), without Fastify's per-request work.
    */
   everyone?: boolean;
+  /**
+   * For a page that is the same for everyone only for a while (the booking wizard's first step,
+   * until midnight in Auckland): true while the variant rendered is still the one to send. Once
+   * false, the lean path hands the address back to Fastify, which renders the new variant and
+   * hands that on.
+   */
+  current?: () => boolean;
 }
 
 declare module 'fastify' {
@@ -191,6 +198,7 @@ export default fp(
           headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': doc.csp, 'cache-control': 'no-cache', etag: doc.etag, vary: 'accept-encoding' },
           body: (encoding) => (encoding ? compressed(cached, encoding) : cached.html),
           setCookie: options.setCookie,
+          current: options.current,
         });
       }
       if (status === 200 && this.request.headers['if-none-match'] === doc.etag) return this.code(304).send();

@@ -113,12 +113,17 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) => {
       const now = app.now();
       const pkg = findPackageParam(request.query.package);
-      app.formGuard.issue(reply);
       // The earliest date changes at midnight in Auckland, so the day is part of the variant; the
-      // state is only built when that variant is not cached yet.
+      // state is only built when that variant is not cached yet. The page without a package is
+      // the same for everyone until then (the form guard's cookie aside): the lean path sends it
+      // while its earliest date is still the day's.
+      const earliest = bookingWindow(now).min;
       return reply.page({
         state: () => state(now, 1, pkg ? completeServiceChoice({ ...emptyBooking(), service: pkg.name }) : emptyBooking()),
-        cacheKey: `${pkg?.id ?? ''}|${bookingWindow(now).min}`,
+        cacheKey: `${pkg?.id ?? ''}|${earliest}`,
+        setCookie: app.formGuard.cookie,
+        everyone: true,
+        current: () => bookingWindow(app.now()).min === earliest,
       });
     },
   );
