@@ -30,6 +30,7 @@ import mailerPlugin from './plugins/app/mailer.ts';
 import healthRoutes from './routes/health.ts';
 import v1Routes from './routes/v1/index.ts';
 import pageRoutes from './routes/pages/index.ts';
+import { buildSerializer } from './serialization.ts';
 
 /** Longest request target (path and query) accepted; 414 above it. */
 export const MAX_URL_LENGTH = 4096;
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // The embedded database's first start (initdb in WebAssembly) takes several seconds, and more
     // than Fastify's default 10 s on a small or busy machine; a real database opens at once.
     pluginTimeout: 60_000,
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);

@@ -23,9 +23,21 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv('array');
 
+type Validator = ReturnType<FastifySchemaCompiler<unknown>>;
+const compiled = new Map<string, Validator>();
+
+/**
+ * Each schema compiled once per process, found by what it says: routes write their schemas
+ * inline, so every build of the app makes new objects (Ajv's own cache is by object), and the
+ * tests build hundreds of apps in a few dozen processes (src/serialization.ts does the same for
+ * responses).
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const coerce = httpPart !== 'body';
+  const key = `${coerce}\n${JSON.stringify(schema)}`;
+  let validator = compiled.get(key);
+  if (!validator) compiled.set(key, (validator = (coerce ? textAjv : bodyAjv).compile(schema as object) as Validator));
+  return validator;
 };
 
 const FORMAT_MESSAGES: Record<string, string> = {
