@@ -5,6 +5,7 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { buildTestApp } from './helper.ts';
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../src/db/data-dir-lock.ts';
+import { seededDataDir } from './support/pglite-snapshot.ts';
 import { startBuiltServer } from './support/server-process.ts';
 
 async function tempDataDir(t: Test): Promise<string> {
@@ -40,7 +41,7 @@ t.test("a lock holding this process's own pid from an earlier life (a restarted 
 });
 
 t.test('a second server on the same DATA_DIR stops with a clear message; the first keeps serving', async (t) => {
-  const dir = await tempDataDir(t);
+  const dir = await seededDataDir(t);
   const first = await buildTestApp(t, { env: { DATA_DIR: dir } });
   const second = await startBuiltServer(t, { DATA_DIR: dir, ADMIN_PASSWORD: 'correct horse battery staple' });
   const code = await new Promise<number | null>((resolve) => second.child.on('exit', resolve));

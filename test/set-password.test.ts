@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { buildTestApp } from './helper.ts';
+import { seededDataDir } from './support/pglite-snapshot.ts';
 
 /** Kills a process and every process below it (Linux: /proc lists each one's children). */
 function killTree(pid: number): void {
@@ -56,8 +57,8 @@ function runSetPassword(dataDir: string, answers: string[]): Promise<{ output: s
 }
 
 t.test('set-password asks twice without echo and stores a hash the server accepts', async (t) => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'valet-setpw-'));
-  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  // An existing embedded database, as an operator who changes the password has.
+  const dataDir = await seededDataDir(t);
 
   const mismatch = await runSetPassword(dataDir, ['first-password-1', 'second-password-2']);
   t.equal(mismatch.code, 1);

@@ -6,9 +6,10 @@
  * (written under a temporary name and renamed, so that no process reads a half-written one).
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Test } from 'tap';
 import { openDatabase } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import { MIGRATIONS_DIR, ROOT_DIR } from '../../src/paths.ts';
@@ -51,4 +52,22 @@ async function stateKey(): Promise<string> {
     hash.update(`${name}\n`).update(await readFile(path.join(MIGRATIONS_DIR, name)));
   }
   return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * A data directory holding the migrated snapshot, as a first start leaves one, for tests of what
+ * happens on an existing embedded database: without the initdb and migrations (a fresh
+ * directory's first start is tested on its own, in test/auth.test.ts).
+ */
+export async function seededDataDir(t: Test): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'valet-seeded-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const [{ PGlite }, { pg_trgm }, { btree_gist }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite/contrib/btree_gist'),
+  ]);
+  const db = await PGlite.create({ dataDir: dir, loadDataDir: await pgliteSnapshot(), extensions: { pg_trgm, btree_gist } });
+  await db.close();
+  return dir;
 }
