@@ -47,6 +47,15 @@ export interface WarnLogger {
   warn(obj: object, msg: string): void;
 }
 
+/**
+ * The contrib modules the migrations use, for every open of an embedded database (an open without
+ * btree_gist fails on the bookings table, whose exclusion constraint needs it).
+ */
+export async function pgliteExtensions() {
+  const [{ pg_trgm }, { btree_gist }] = await Promise.all([import('@electric-sql/pglite/contrib/pg_trgm'), import('@electric-sql/pglite/contrib/btree_gist')]);
+  return { pg_trgm, btree_gist };
+}
+
 export async function openDatabase(options: DatabaseOptions, log: WarnLogger): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -72,9 +81,7 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
   const inMemory = options.dataDir === 'memory://';
   if (!inMemory) await mkdir(options.dataDir, { recursive: true });
   const unlock = inMemory ? () => {} : lockDataDir(options.dataDir);
-  // Every open loads the contrib modules the migrations use (an open without btree_gist fails on
-  // the bookings table, whose exclusion constraint needs it).
-  const [{ pg_trgm }, { btree_gist }] = await Promise.all([import('@electric-sql/pglite/contrib/pg_trgm'), import('@electric-sql/pglite/contrib/btree_gist')]);
+  const extensions = await pgliteExtensions();
   let pglite;
   try {
     if (!inMemory && !existsSync(path.join(options.dataDir, 'PG_VERSION'))) await initDataDirApart(options.dataDir);
@@ -85,7 +92,7 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
       startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'],
       dataDir: inMemory ? undefined : options.dataDir,
       loadDataDir: inMemory ? options.pgliteSnapshot : undefined,
-      extensions: { pg_trgm, btree_gist },
+      extensions,
     });
   } catch (error) {
     unlock();

@@ -10,7 +10,7 @@ import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Test } from 'tap';
-import { openDatabase } from '../../src/db/connect.ts';
+import { openDatabase, pgliteExtensions } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import { MIGRATIONS_DIR, ROOT_DIR } from '../../src/paths.ts';
 
@@ -62,12 +62,8 @@ async function stateKey(): Promise<string> {
 export async function seededDataDir(t: Test): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'valet-seeded-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const [{ PGlite }, { pg_trgm }, { btree_gist }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite/contrib/pg_trgm'),
-    import('@electric-sql/pglite/contrib/btree_gist'),
-  ]);
-  const db = await PGlite.create({ dataDir: dir, loadDataDir: await pgliteSnapshot(), extensions: { pg_trgm, btree_gist } });
+  const [{ PGlite }, extensions] = await Promise.all([import('@electric-sql/pglite'), pgliteExtensions()]);
+  const db = await PGlite.create({ dataDir: dir, loadDataDir: await pgliteSnapshot(), extensions });
   await db.close();
   return dir;
 }

@@ -27,7 +27,8 @@ const ENTRIES = [
   'date-fns',
   '@date-fns/tz',
 ];
-const PACKAGES = ['typebox', 'kysely', 'date-fns', '@date-fns/tz', 'esbuild'];
+/** The packages whose versions the bundles depend on: those named above, and esbuild. */
+const PACKAGES = [...new Set(ENTRIES.map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'))), 'esbuild'];
 
 const fileName = (specifier: string) => specifier.replaceAll('/', '__');
 
