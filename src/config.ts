@@ -33,6 +33,7 @@ export const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   DB_POOL_MAX: Type.Union([Positive], { default: 10 }),
   DB_CONNECT_TIMEOUT_MS: Type.Union([Positive], { default: 2000 }),
+  DB_PREPARED_STATEMENTS: Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 })], { default: 200 }),
   PUBLIC_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.publicUrl }),
   ADMIN_PASSWORD: Type.Optional(Type.String()),
   ADMIN_PASSWORD_HASH: Type.Optional(Type.String({ pattern: '^\\$argon2id\\$v=19\\$m=\\d+,t=\\d+,p=\\d+\\$[A-Za-z0-9+/]+\\$[A-Za-z0-9+/]+$' })),
@@ -124,7 +125,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Directory of the embedded database, or `memory://` for one that lives in memory only. */
   dataDir: string;
-  db: { poolMax: number; connectTimeoutMs: number };
+  db: { poolMax: number; connectTimeoutMs: number; preparedStatements: number };
   adminPassword: string | undefined;
   adminPasswordHash: string | undefined;
   dashboardAuth: Env['DASHBOARD_AUTH'];
@@ -281,7 +282,7 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     logBufferBytes: env.LOG_BUFFER_BYTES,
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
-    db: { poolMax: env.DB_POOL_MAX, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS },
+    db: { poolMax: env.DB_POOL_MAX, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, preparedStatements: env.DB_PREPARED_STATEMENTS },
     adminPassword: env.ADMIN_PASSWORD,
     adminPasswordHash: env.ADMIN_PASSWORD_HASH,
     dashboardAuth: env.DASHBOARD_AUTH,

@@ -12,12 +12,15 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { preparingClient } from './prepared-statements.ts';
 
 export interface DatabaseOptions {
   databaseUrl: string | undefined;
   dataDir: string;
   poolMax: number;
   connectTimeoutMs: number;
+  /** Statements each connection prepares, at most (src/db/prepared-statements.ts); absent or 0: none. */
+  preparedStatements?: number;
   /** For an in-memory embedded database: a data directory dump to start from (see BuildOptions). */
   pgliteSnapshot?: Blob;
 }
@@ -65,6 +68,7 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
       idleTimeoutMillis: 30_000,
       statement_timeout: 15_000,
       types,
+      Client: preparingClient(options.preparedStatements ?? 0),
     });
     // A client losing its server must never crash the process, whether it sits idle in the pool
     // or was just handed out; its query fails (503) and the pool opens a new connection next time.
@@ -98,7 +102,7 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
     unlock();
     throw error;
   }
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types });
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types, Client: preparingClient(options.preparedStatements ?? 0) });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

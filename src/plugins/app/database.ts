@@ -46,6 +46,7 @@ export default fp(
         dataDir: config.dataDir,
         poolMax: config.db.poolMax,
         connectTimeoutMs: config.db.connectTimeoutMs,
+        preparedStatements: config.db.preparedStatements,
         pgliteSnapshot: options.pgliteSnapshot,
       },
       app.log,
