@@ -20,6 +20,13 @@ export const TEST_ADMIN_PASSWORD = 'correct horse battery staple';
 
 const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
 
+// Every test connection to the PostgreSQL server plans the app's prepared statements
+// (src/db/prepared-statements.ts) generically from their first run. A statement that works only
+// with a plan made for its values (an ON CONFLICT whose partial index's predicate is a parameter,
+// say) then fails in the first test that runs it, not on its sixth run on one connection in
+// production, when PostgreSQL may switch to the generic plan. Results are the same either way.
+process.env.PGOPTIONS = [process.env.PGOPTIONS, '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' ');
+
 /**
  * The backends each database test runs on: TEST_BACKENDS when given (`postgres`, `pglite` or
  * both, comma-separated: CI runs one pass on each), else PGlite and, when one is configured, the

@@ -75,6 +75,11 @@ forEachBackend(t, async (t, backend) => {
     await t.rejects(client.query(named), { code: '0A000', message: /cached plan must not change result type/ }, 'a named select * fails after a column is added');
   }
 
+  if (databaseUrl) {
+    // test/helper.ts: the suite's statements run on generic plans from the first run.
+    t.same((await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(db)).rows, [{ plan_cache_mode: 'force_generic_plan' }], 'the suite plans generically');
+  }
+
   const off = await open(0);
   t.teardown(() => off.close());
   await sql`create table prepared_off (id int primary key)`.execute(off.db);

@@ -71,7 +71,9 @@ export async function insertReviewRequestOnce(db: Kysely<Database>, email: NewOu
   const inserted = await db
     .insertInto('outbox_emails')
     .values({ ...email, kind: 'review-request' })
-    .onConflict((oc) => oc.column('booking_id').where('kind', '=', 'review-request').doNothing())
+    // The index's predicate as a literal: a prepared statement's generic plan cannot match the
+    // partial index to a parameter (src/db/prepared-statements.ts), and would refuse the insert.
+    .onConflict((oc) => oc.column('booking_id').where('kind', '=', sql.lit('review-request')).doNothing())
     .returning('id')
     .executeTakeFirst();
   return inserted !== undefined;

@@ -15,6 +15,12 @@
  * - every statement after the first `limit` this connection named, so that statements whose text
  *   varies (lists of values) cannot fill the server's memory.
  *
+ * After a few runs PostgreSQL may plan a prepared statement once for any values (a generic plan),
+ * which cannot match a partial index's predicate to a parameter: an ON CONFLICT naming such an
+ * index writes the predicate as a literal (insertReviewRequestOnce). The test suite's connections
+ * plan every statement generically from its first run (test/helper.ts), so such a statement fails
+ * there first.
+ *
  * DB_PREPARED_STATEMENTS sets the limit; 0 turns naming off (PgBouncer in transaction mode before
  * 1.21 cannot carry prepared statements across its server connections).
  */
