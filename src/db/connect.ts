@@ -60,6 +60,7 @@ export async function pgliteExtensions() {
 }
 
 export async function openDatabase(options: DatabaseOptions, log: WarnLogger): Promise<DatabaseHandle> {
+  const Client = preparingClient(options.preparedStatements ?? 0);
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
@@ -68,7 +69,7 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
       idleTimeoutMillis: 30_000,
       statement_timeout: 15_000,
       types,
-      Client: preparingClient(options.preparedStatements ?? 0),
+      Client,
     });
     // A client losing its server must never crash the process, whether it sits idle in the pool
     // or was just handed out; its query fails (503) and the pool opens a new connection next time.
@@ -102,7 +103,7 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
     unlock();
     throw error;
   }
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types, Client: preparingClient(options.preparedStatements ?? 0) });
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types, Client });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

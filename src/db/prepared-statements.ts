@@ -43,20 +43,20 @@ export function mayPrepare(text: string, values: unknown): boolean {
 /** A `pg` client class that names up to `limit` statements per connection (see above). */
 export function preparingClient(limit: number): typeof pg.Client {
   if (limit <= 0) return pg.Client;
-  const named = new WeakMap<pg.Client, Set<string>>();
+  // Each connection's prepared statements, text to name: a statement run again is neither
+  // checked nor hashed again, and past the limit nothing is hashed at all.
+  const prepared = new WeakMap<pg.Client, Map<string, string>>();
   const query = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
   class PreparingClient extends pg.Client {}
   // Only the (text, values) form Kysely uses is changed; every other call goes through as it is.
   PreparingClient.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [text, values] = args;
-    if (typeof text === 'string' && mayPrepare(text, values)) {
-      const name = statementName(text);
-      let names = named.get(this);
-      if (!names) named.set(this, (names = new Set()));
-      if (names.has(name) || names.size < limit) {
-        names.add(name);
-        return query.call(this, { name, text, values }, ...args.slice(2));
-      }
+    if (typeof text === 'string' && Array.isArray(values)) {
+      let names = prepared.get(this);
+      if (!names) prepared.set(this, (names = new Map()));
+      let name = names.get(text);
+      if (name === undefined && names.size < limit && mayPrepare(text, values)) names.set(text, (name = statementName(text)));
+      if (name !== undefined) return query.call(this, { name, text, values }, ...args.slice(2));
     }
     return query.apply(this, args);
   } as pg.Client['query'];
