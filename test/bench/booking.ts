@@ -27,7 +27,8 @@ import { until } from '../support/smtp.ts';
 import { TIME_SLOTS } from '../../src/domain/schedule.ts';
 import { aucklandInstant, todayInAuckland } from '../../src/domain/booking-dates.ts';
 import { newBookingReference } from '../../src/services/booking-reference.ts';
-import { mayPrepare, statementName } from '../../src/db/prepared-statements.ts';
+import { preparingClient } from '../../src/db/prepared-statements.ts';
+import { loadConfig } from '../../src/config.ts';
 import { rssMb, serverDatabase, startBuiltServer, startSmtpSink, stop, type SmtpSink } from './processes.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -120,15 +121,15 @@ const SQL = {
     'insert into "idempotency_keys" ("scope", "key", "fingerprint", "response_status", "response_body") values ($1, $2, $3, $4, $5) on conflict ("scope", "key") do update set "fingerprint" = "excluded"."fingerprint", "response_status" = "excluded"."response_status", "response_body" = "excluded"."response_body", "created_at" = now() where "idempotency_keys"."created_at" <= now() - make_interval(hours => $6) returning "key"',
 };
 
-/** A statement as the app's connections send it: prepared where they prepare it (src/db/prepared-statements.ts). */
-const send = (client: pg.PoolClient, text: string, values: unknown[]) => client.query(mayPrepare(text, values) ? { name: statementName(text), text, values } : { text, values });
-
 /**
  * The app's booking transaction straight through `pg`, with the rows of a booking the app stored
  * as templates (the same sizes: the address, the e-mails' snapshots, the idempotent answer).
  */
 async function rawTransaction(url: string) {
-  const pool = new pg.Pool({ connectionString: url, max: Math.max(...CONCURRENCY) });
+  // Connections of the app's own client class, with the server's default limit: each statement
+  // prepared where the app's connections prepare it (src/db/prepared-statements.ts).
+  const Client = preparingClient(loadConfig({}).db.preparedStatements);
+  const pool = new pg.Pool({ connectionString: url, max: Math.max(...CONCURRENCY), Client });
   // An idle connection ended when the database is dropped after a failure: that failure is the one to report.
   pool.on('error', () => {});
   const { rows: [template] } = await pool.query<Record<string, unknown>>('select * from bookings order by created_at limit 1');
@@ -168,15 +169,15 @@ async function rawTransaction(url: string) {
     };
     await client.query('begin');
     try {
-      await send(client, SQL.keyLock, [`idempotency create-booking ${key}`]);
-      await send(client, SQL.keyRead, ['create-booking', key, 24]);
-      await send(client, SQL.placeLocks, [email, phone, 'schedule', `place:onsite:${date}`]);
-      await send(client, SQL.customer, [email, phone, todayInAuckland(now)]);
-      await send(client, SQL.lapse, [now, now, date, 'Not confirmed by e-mail', now, 'Lapsed: the customer did not confirm it from the e-mail in time']);
-      await send(client, SQL.schedule, ['weekly_closed_days', 'travel_buffer_minutes', dayStart, dayEnd, dayStart, dayEnd]);
-      await send(client, SQL.booking, BOOKING_COLUMNS.map((column) => row[column]));
-      await send(client, SQL.outbox, mails.flatMap((mail) => OUTBOX_COLUMNS.map((column) => (column === 'booking_id' ? id : column === 'snapshot' ? snapshot : column === 'text_body' || column === 'html_body' || column === 'ics' ? null : mail[column]))));
-      await send(client, SQL.keyWrite, ['create-booking', key, answer!.fingerprint, answer!.response_status, answer!.response_body, 24]);
+      await client.query(SQL.keyLock, [`idempotency create-booking ${key}`]);
+      await client.query(SQL.keyRead, ['create-booking', key, 24]);
+      await client.query(SQL.placeLocks, [email, phone, 'schedule', `place:onsite:${date}`]);
+      await client.query(SQL.customer, [email, phone, todayInAuckland(now)]);
+      await client.query(SQL.lapse, [now, now, date, 'Not confirmed by e-mail', now, 'Lapsed: the customer did not confirm it from the e-mail in time']);
+      await client.query(SQL.schedule, ['weekly_closed_days', 'travel_buffer_minutes', dayStart, dayEnd, dayStart, dayEnd]);
+      await client.query(SQL.booking, BOOKING_COLUMNS.map((column) => row[column]));
+      await client.query(SQL.outbox, mails.flatMap((mail) => OUTBOX_COLUMNS.map((column) => (column === 'booking_id' ? id : column === 'snapshot' ? snapshot : column === 'text_body' || column === 'html_body' || column === 'ics' ? null : mail[column]))));
+      await client.query(SQL.keyWrite, ['create-booking', key, answer!.fingerprint, answer!.response_status, answer!.response_body, 24]);
       await client.query('commit');
     } catch (error) {
       await client.query('rollback');
