@@ -34,6 +34,8 @@ export const EnvSchema = Type.Object({
   DB_POOL_MAX: Type.Union([Positive], { default: 10 }),
   DB_CONNECT_TIMEOUT_MS: Type.Union([Positive], { default: 2000 }),
   DB_PREPARED_STATEMENTS: Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 })], { default: 200 }),
+  /** How often the embedded database's tables are vacuumed and analysed where autovacuum would; 0 turns it off. */
+  EMBEDDED_UPKEEP_SECONDS: Type.Union([Type.Integer({ minimum: 0, maximum: 86_400 })], { default: 60 }),
   PUBLIC_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.publicUrl }),
   ADMIN_PASSWORD: Type.Optional(Type.String()),
   ADMIN_PASSWORD_HASH: Type.Optional(Type.String({ pattern: '^\\$argon2id\\$v=19\\$m=\\d+,t=\\d+,p=\\d+\\$[A-Za-z0-9+/]+\\$[A-Za-z0-9+/]+$' })),
@@ -125,7 +127,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Directory of the embedded database, or `memory://` for one that lives in memory only. */
   dataDir: string;
-  db: { poolMax: number; connectTimeoutMs: number; preparedStatements: number };
+  db: { poolMax: number; connectTimeoutMs: number; preparedStatements: number; embeddedUpkeepMs: number };
   adminPassword: string | undefined;
   adminPasswordHash: string | undefined;
   dashboardAuth: Env['DASHBOARD_AUTH'];
@@ -282,7 +284,12 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     logBufferBytes: env.LOG_BUFFER_BYTES,
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
-    db: { poolMax: env.DB_POOL_MAX, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, preparedStatements: env.DB_PREPARED_STATEMENTS },
+    db: {
+      poolMax: env.DB_POOL_MAX,
+      connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+      preparedStatements: env.DB_PREPARED_STATEMENTS,
+      embeddedUpkeepMs: env.EMBEDDED_UPKEEP_SECONDS * 1000,
+    },
     adminPassword: env.ADMIN_PASSWORD,
     adminPasswordHash: env.ADMIN_PASSWORD_HASH,
     dashboardAuth: env.DASHBOARD_AUTH,
