@@ -35,7 +35,11 @@ export default fp(
         once().catch((err: Error) => app.log.warn({ err: { message: err.message } }, 'could not vacuum the embedded database'));
       }, embeddedUpkeepMs).unref();
     });
-    app.addHook('onClose', async () => clearInterval(timer));
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      // A pass in flight finishes before the database closes (its failure was logged, or is the caller's).
+      await running?.catch(() => {});
+    });
   },
   { name: 'embedded-upkeep', dependencies: ['database', 'config'] },
 );
