@@ -59,6 +59,27 @@ t.test('the booking page: on the lean path until midnight in Auckland, then the 
   t.equal(await earliest(), '2026-12-12', 'after midnight, the new day’s page: not the cached one');
   t.equal(await earliest(), '2026-12-12', 'and the lean path sends that one from then on');
   t.ok(app.directPages.has('/booking'));
+
+  // A package's page at the address the pricing page links to goes the same way; other queries do not.
+  const chosen = async (address: string) => {
+    const res = await fetch(`${base}${address}`, { headers: { 'accept-encoding': 'br' } });
+    return { status: res.status, cookie: res.headers.get('set-cookie'), body: Buffer.from(await res.arrayBuffer()) };
+  };
+  const fromFastify = await chosen('/booking?package=ceramic-coating');
+  t.ok(app.directPages.has('/booking?package=ceramic-coating'), 'a package page is on the lean path once rendered');
+  const fromLean = await chosen('/booking?package=ceramic-coating');
+  t.equal(fromLean.status, 200);
+  t.ok(fromLean.body.equals(fromFastify.body), 'with the bytes Fastify sent');
+  t.match(fromLean.cookie, /^form_started=/, 'and a form guard cookie of its own');
+  for (const other of ['/booking?package=ceramic-coating&x=1', '/booking?package=Ceramic%20Coating', '/booking?package=nothing-such']) {
+    t.equal((await chosen(other)).status, 200, other);
+    t.notOk(app.directPages.has(other), `${other}: Fastify answers it, each time`);
+  }
+  clock = new Date('2026-12-11T11:00:30Z'); // the next midnight
+  const packageDay = async () => /"minDate":"(\d{4}-\d{2}-\d{2})"/.exec(await (await fetch(`${base}/booking?package=ceramic-coating`)).text())?.[1];
+  t.equal(await packageDay(), '2026-12-13', 'after midnight, the new day\'s package page');
+  t.equal(await packageDay(), '2026-12-13', 'from the lean path too');
+  t.ok(app.directPages.has('/booking?package=ceramic-coating'));
 });
 
 t.test('a page the same for everyone: the lean path sends what Fastify sent, and logs it', async (t) => {
@@ -99,8 +120,8 @@ t.test('a page the same for everyone: the lean path sends what Fastify sent, and
   t.equal((await fetch(`${base}/pricing?x=1`)).status, 200);
   t.notOk(app.directPages.has('/pricing?x=1'));
   t.equal((await fetch(`${base}/pricing`, { method: 'HEAD' })).status, 200);
-  await fetch(`${base}/booking?package=deluxe-clean`);
-  t.notOk(app.directPages.has('/booking?package=deluxe-clean'), 'nor a page chosen by its query');
+  await fetch(`${base}/booking?package=Deluxe%20Clean`);
+  t.notOk(app.directPages.has('/booking?package=Deluxe%20Clean'), 'nor a package\'s page at another address than the site links to');
 
   await waitFor(async () => access().length >= 7, 5000);
   const pricing = access().filter((entry) => entry.path === '/pricing');

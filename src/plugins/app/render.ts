@@ -47,6 +47,13 @@ export interface PageOptions {
    */
   everyone?: boolean;
   /**
+   * With `everyone`, the exact address (path and query string) whose GETs the lean path then
+   * answers, when it is not the path alone: a variant named by a query the route recognised
+   * (`/booking?package=ceramic-coating`). Only a GET of exactly this address is handed on, so
+   * the lean path keeps as many addresses as the route has variants, whatever queries are sent.
+   */
+  address?: string;
+  /**
    * For a page that is the same for everyone only for a while (the booking wizard's first step,
    * until midnight in Auckland): true while the variant rendered is still the one to send. Once
    * false, the lean path hands the address back to Fastify, which renders the new variant and
@@ -191,9 +198,10 @@ export default fp(
       if (cookie) this.header('set-cookie', cookie);
       if (options.cacheKey === false) return this.code(status).header('cache-control', 'no-store').send(doc.html);
       this.header('cache-control', 'no-cache').header('etag', doc.etag).header('vary', 'accept-encoding');
-      if (options.everyone && status === 200 && this.request.method === 'GET' && this.request.url === pagePath && !direct?.has(pagePath)) {
+      const address = options.address ?? pagePath;
+      if (options.everyone && status === 200 && this.request.method === 'GET' && this.request.url === address && !direct?.has(address)) {
         const cached = doc;
-        direct?.add(pagePath, {
+        direct?.add(address, {
           etag: doc.etag,
           headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': doc.csp, 'cache-control': 'no-cache', etag: doc.etag, vary: 'accept-encoding' },
           body: (encoding) => (encoding ? compressed(cached, encoding) : cached.html),

@@ -116,13 +116,15 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       // The earliest date changes at midnight in Auckland, so the day is part of the variant; the
       // state is only built when that variant is not cached yet. The page without a package is
       // the same for everyone until then (the form guard's cookie aside): the lean path sends it
-      // while its earliest date is still the day's.
+      // while its earliest date is still the day's, and so does each package's page at the
+      // address the site links to (`?package=` and the package's id).
       const earliest = bookingWindow(now).min;
       return reply.page({
         state: () => state(now, 1, pkg ? completeServiceChoice({ ...emptyBooking(), service: pkg.name }) : emptyBooking()),
         cacheKey: `${pkg?.id ?? ''}|${earliest}`,
         setCookie: app.formGuard.cookie,
         everyone: true,
+        address: pkg ? `/booking?package=${pkg.id}` : '/booking',
         current: () => bookingWindow(app.now()).min === earliest,
       });
     },
