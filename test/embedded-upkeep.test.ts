@@ -75,6 +75,19 @@ t.test('the embedded database: analysed and vacuumed where autovacuum would, and
   t.equal(stats.n_dead_tup, 0, 'the dead rows are reclaimed');
   t.equal(await estimatedRows(db, 'idempotency_keys'), 50, 'and the planner counts the 50 left');
   t.same(await app.upkeepEmbeddedDatabase(), [], 'nothing is due after it');
+
+  // 1,500 rows inserted and analysed since: past the inserts' vacuum threshold (1,000 + 20 % of 1,550), with
+  // nothing left to analyse, so the table is vacuumed only.
+  await insertKeys(1001, 2500);
+  // The inserts' counts reach the shared counters first, else they would land after the ANALYZE.
+  await sql`select pg_stat_force_next_flush()`.execute(db);
+  await sql`analyze idempotency_keys`.execute(db);
+  const counts = async () =>
+    (await sql<{ vacuums: number; analyses: number }>`select vacuum_count::int as vacuums, analyze_count::int as analyses from pg_stat_user_tables where relname = 'idempotency_keys'`.execute(db)).rows[0]!;
+  const before = await counts();
+  t.same(await app.upkeepEmbeddedDatabase(), [{ table: 'idempotency_keys', vacuum: true, analyze: false }]);
+  await sql`select pg_stat_force_next_flush()`.execute(db);
+  t.same(await counts(), { vacuums: before.vacuums + 1, analyses: before.analyses }, 'one VACUUM, no ANALYZE');
 });
 
 t.test('the timer does it by itself', async (t) => {

@@ -16,7 +16,7 @@ import type { Database } from './database.ts';
 
 export interface TableUpkeep {
   table: string;
-  /** Dead rows (or rows inserted since the last vacuum) past autovacuum's threshold: VACUUM (ANALYZE). */
+  /** Dead rows (or rows inserted since the last vacuum) past autovacuum's threshold: VACUUM. */
   vacuum: boolean;
   /** Rows changed since the last analysis past autovacuum's threshold: ANALYZE. */
   analyze: boolean;
@@ -67,10 +67,11 @@ export async function tablesDueForUpkeep(db: Kysely<Database>): Promise<TableUpk
  */
 export const UPKEEP_STATISTICS_TARGET = 10;
 
-/** VACUUM, then ANALYZE (with the upkeep's statistics target), as autovacuum would for this table. */
-export async function upkeepTable(db: Kysely<Database>, { table, vacuum }: TableUpkeep): Promise<void> {
+/** VACUUM and ANALYZE (with the upkeep's statistics target) this table, whichever is due. */
+export async function upkeepTable(db: Kysely<Database>, { table, vacuum, analyze }: TableUpkeep): Promise<void> {
   // VACUUM cannot run inside a transaction block; ANALYZE can, with its target set for it alone.
   if (vacuum) await sql`vacuum ${sql.table(table)}`.execute(db);
+  if (!analyze) return;
   await db.transaction().execute(async (trx) => {
     await sql`select set_config('default_statistics_target', ${String(UPKEEP_STATISTICS_TARGET)}, true)`.execute(trx);
     await sql`analyze ${sql.table(table)}`.execute(trx);
