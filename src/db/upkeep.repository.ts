@@ -43,16 +43,14 @@ export async function tablesDueForUpkeep(db: Kysely<Database>): Promise<TableUpk
       select s.relname, s.n_dead_tup, s.n_ins_since_vacuum, s.n_mod_since_analyze, greatest(c.reltuples, 0) as tuples
         from pg_stat_user_tables s join pg_class c on c.oid = s.relid
        where s.schemaname = current_schema()
+    ), judged as (
+      select relname as "table",
+             n_dead_tup > least(vacuum_base + vacuum_scale * tuples, vacuum_cap)
+               or n_ins_since_vacuum > insert_base + insert_scale * tuples as vacuum,
+             n_mod_since_analyze > analyze_base + analyze_scale * tuples as analyze
+        from counted, setting
     )
-    select relname as "table",
-           n_dead_tup > least(vacuum_base + vacuum_scale * tuples, vacuum_cap)
-             or n_ins_since_vacuum > insert_base + insert_scale * tuples as vacuum,
-           n_mod_since_analyze > analyze_base + analyze_scale * tuples as analyze
-      from counted, setting
-     where n_dead_tup > least(vacuum_base + vacuum_scale * tuples, vacuum_cap)
-        or n_ins_since_vacuum > insert_base + insert_scale * tuples
-        or n_mod_since_analyze > analyze_base + analyze_scale * tuples
-     order by relname`.execute(db);
+    select "table", vacuum, "analyze" from judged where vacuum or "analyze" order by "table"`.execute(db);
   return rows;
 }
 
