@@ -56,9 +56,18 @@ export const NOSCRIPT_STYLE_HASH = `sha256-${createHash('sha256').update(NOSCRIP
  * serve the first paint alone; the page works without its JavaScript meanwhile, as it does with
  * JavaScript off. A page that is not being shown (a background tab, where no frame comes, or one
  * hidden before its first paint) loads at once; a browser without paint timing waits two frames.
+ *
+ * Before importing, it names each of the page's stylesheets (its `data-styles`, whose text is
+ * already in the page's style block) by a disabled `<link>` in the head: Vite's loader finds them
+ * there when a chunk is imported and fetches none of them again, and a disabled link is not
+ * fetched. They are made here rather than written in the head because a browser's preload scanner
+ * may fetch a written one, disabled or not: Chromium 143 fetched all nineteen of the dashboard's on
+ * every load (156 no longer does), and a navigation cut them short in a browser test.
  */
 export const BOOT_SCRIPT =
-  '(()=>{const m=document.currentScript.dataset.modules.split(" ");let started=false;const go=()=>{if(started)return;started=true;import(m[0]);for(const href of m.slice(1))import(href).catch(()=>{})};' +
+  '(()=>{const d=document.currentScript.dataset,m=d.modules.split(" ");let started=false;const go=()=>{if(started)return;started=true;' +
+  'for(const href of d.styles?d.styles.split(" "):[]){const l=document.createElement("link");l.setAttribute("disabled","");l.rel="stylesheet";l.href=href;document.head.append(l)}' +
+  'import(m[0]);for(const href of m.slice(1))import(href).catch(()=>{})};' +
   'if(document.visibilityState!=="visible")go();' +
   'else if(window.PerformanceObserver&&PerformanceObserver.supportedEntryTypes&&PerformanceObserver.supportedEntryTypes.includes("paint")){' +
   'new PerformanceObserver((list,observer)=>{if(list.getEntriesByName("first-contentful-paint").length){observer.disconnect();setTimeout(go)}}).observe({type:"paint",buffered:true});' +
@@ -96,11 +105,9 @@ export function renderDocument({ path, business, assets, state }: DocumentInput)
     '<link rel="apple-touch-icon" href="/apple-touch-icon.png">',
     '<link rel="manifest" href="/site.webmanifest">',
     // The page's stylesheets inlined, the only render-blocking thing in the head: the page paints
-    // from its first response (issue 24). The Content-Security-Policy allows it by its hash.
-    // Each file is also named by a disabled link, which the browser does not fetch: Vite's loader
-    // sees the page chunk's stylesheets there when it imports the chunk, and adds none again.
+    // from its first response (issue 24). The Content-Security-Policy allows it by its hash. The
+    // files are named to the boot script (`data-styles`), which tells Vite's loader they are here.
     pageAssets ? `<style>${pageAssets.css}</style>` : '',
-    ...(pageAssets ? [...assets.styles, ...pageAssets.styles] : []).map((href) => `<link rel="stylesheet" href="${href}" disabled>`),
     `<noscript><style>${NOSCRIPT_STYLE}</style></noscript>`,
     `<script type="application/ld+json">${jsonLd(businessStructuredData(business))}</script>`,
   ];
@@ -110,7 +117,7 @@ export function renderDocument({ path, business, assets, state }: DocumentInput)
     `<head>${head.join('')}</head>`,
     `<body><div id="root" data-page="${page.module}">${html}</div>`,
     `<script type="application/json" id="__DATA__">${serializeData(props)}</script>`,
-    `<script data-modules="${[assets.script, ...(pageAssets?.scripts ?? [])].join(' ')}">${BOOT_SCRIPT}</script>`,
+    `<script data-modules="${[assets.script, ...(pageAssets?.scripts ?? [])].join(' ')}"${pageAssets ? ` data-styles="${[...assets.styles, ...pageAssets.styles].join(' ')}"` : ''}>${BOOT_SCRIPT}</script>`,
     '</body></html>',
   ].join('');
 }

@@ -4,6 +4,17 @@ import axe from 'axe-core';
 import type { Test } from 'tap';
 import { launchChromium } from './chromium.ts';
 import { TEST_ADMIN_PASSWORD } from '../helper.ts';
+import { loadClientAssets } from '../../src/render/assets.ts';
+import { CLIENT_DIST_DIR } from '../../src/paths.ts';
+
+/**
+ * The stylesheets some page inlines in its style block (issue 24): the browser must never fetch
+ * one. The others (react-toastify's, a lazy part's own lazy part) are fetched when first needed.
+ */
+const INLINED_STYLES = (() => {
+  const assets = loadClientAssets(CLIENT_DIST_DIR);
+  return new Set([...assets.styles, ...Object.values(assets.pages).flatMap((page) => page.styles)]);
+})();
 
 export async function launchBrowser(t: Test): Promise<Browser> {
   const browser = await launchChromium();
@@ -13,6 +24,7 @@ export async function launchBrowser(t: Test): Promise<Browser> {
 
 export interface PageProblems {
   consoleErrors: string[];
+  /** Requests that failed or answered 4xx/5xx, and any fetch of a stylesheet whose text the page inlines. */
   failedRequests: string[];
   /** Everything the Content-Security-Policy blocked (also reported among the console errors). */
   cspViolations: string[];
@@ -39,6 +51,9 @@ export async function openPage(browser: Browser, width: number, options: { javaS
     if (message.type() === 'error' && ours(message.location().url || 'http://127.0.0.1')) problems.consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => problems.consoleErrors.push(error.message));
+  page.on('request', (request) => {
+    if (ours(request.url()) && INLINED_STYLES.has(new URL(request.url()).pathname)) problems.failedRequests.push(`${request.url()} fetched, though inlined`);
+  });
   page.on('requestfailed', (request) => {
     if (ours(request.url())) problems.failedRequests.push(`${request.url()} ${request.failure()?.errorText}`);
   });
