@@ -37,6 +37,12 @@ t.test('EMBEDDED_UPKEEP_SECONDS: 60 by default, 0 turns it off, no negative', as
   t.throws(() => loadConfig({ EMBEDDED_UPKEEP_SECONDS: '-1' }));
 });
 
+t.test('the embedded database keeps 8 MB of shared buffers in its WebAssembly memory (src/db/connect.ts)', async (t) => {
+  const app = await buildTestApp(t, { backend: 'pglite', env: { EMBEDDED_UPKEEP_SECONDS: '0' } });
+  const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(app.db);
+  t.equal(rows[0]!.shared_buffers, '8MB');
+});
+
 t.test('the embedded database: analysed and vacuumed where autovacuum would, and only there', async (t) => {
   const app = await buildTestApp(t, { backend: 'pglite', env: { EMBEDDED_UPKEEP_SECONDS: '0' } });
   const { db } = app;
