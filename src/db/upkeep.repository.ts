@@ -59,7 +59,8 @@ export async function tablesDueForUpkeep(db: Kysely<Database>): Promise<TableUpk
  * it holds a sample of 300 × that many whole rows in memory while it works, and PGlite's
  * WebAssembly memory never shrinks: after the booking benchmark (about 2,700 bookings and 8,000
  * e-mails, the upkeep every second) the server's RSS was 203–205 MB, against 193–196 MB without
- * the upkeep. A target of 10 took 2–3 MB off that, but without a histogram of 100 bounds the
+ * the upkeep, with 16 MB of shared buffers (194–196 MB with the upkeep since they are 8 MB,
+ * src/db/connect.ts). A target of 10 took 2–3 MB off that, but without a histogram of 100 bounds the
  * planner misjudged the staff's customer search, which went from 5 to 18 ms (p50) on PGlite with
  * 100,000 bookings.
  */

@@ -63,30 +63,31 @@ interface Run {
   p99: number;
 }
 
-/** Waits until no e-mail is due and not yet handed to SMTP (the reminders are due later), on one connection. */
-async function emailsDueSent(url: string, timeoutMs: number): Promise<void> {
+/** `work` on a connection of its own, closed after it. */
+async function onOneConnection(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const due = "select count(*)::int as count from outbox_emails where status = 'queued' and next_attempt_at <= now()";
-    await until(async () => (await client.query<{ count: number }>(due)).rows[0]!.count === 0, 'the e-mails due to be sent', timeoutMs);
+    await work(client);
   } finally {
     await client.end();
   }
+}
+
+/** Waits until no e-mail is due and not yet handed to SMTP (the reminders are due later), on one connection. */
+function emailsDueSent(url: string, timeoutMs: number): Promise<void> {
+  const due = "select count(*)::int as count from outbox_emails where status = 'queued' and next_attempt_at <= now()";
+  return onOneConnection(url, (client) =>
+    until(async () => (await client.query<{ count: number }>(due)).rows[0]!.count === 0, 'the e-mails due to be sent', timeoutMs),
+  );
 }
 
 /**
  * The planner's statistics brought up to date, as autovacuum has them on a server in use (its
  * naptime is a minute; a run here lasts seconds, on tables that were empty just before).
  */
-async function analyzed(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('analyze');
-  } finally {
-    await client.end();
-  }
+function analyzed(url: string): Promise<void> {
+  return onOneConnection(url, (client) => client.query('analyze'));
 }
 
 /** The columns the app's INSERT names (src/db/bookings.repository.ts through createBooking). */
