@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { weekdayOf } from '../../src/domain/availability.ts';
 import { shortDate } from '../../client/lib/availability-api.ts';
 import { baseUrl, buildTestApp, login } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, waitForHydration, signIn } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, openView, signIn, waitForHydration } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';
 
 /** The next dates Monday to Friday from three days ahead: one of its own for each test. */
@@ -168,7 +168,7 @@ t.test('availability and closures in Chromium', async (t) => {
     await book(date, '09:00', 'Booked Before', {}); // on-site (a van every day)
     const { page, problems } = await openPage(browser, 390);
     await signIn(page, url(''));
-    await page.getByRole('button', { name: 'Schedule' }).click();
+    await openView(page, 'Schedule');
     await page.getByRole('heading', { name: 'Close a date or a time' }).waitFor();
     const items = page.locator('.closure-list li');
     await items.first().waitFor();

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { baseUrl, buildTestApp } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, signIn } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, openView, signIn } from '../support/browser.ts';
 import { bookingRow, inDays } from '../support/payloads.ts';
 
 t.test('the Customers view in Chromium', async (t) => {
@@ -26,7 +26,7 @@ t.test('the Customers view in Chromium', async (t) => {
     t.test(`at ${width} px`, async (t) => {
       const { page, problems } = await openPage(browser, width);
       await signIn(page, baseUrl(app));
-      await page.getByRole('button', { name: 'Customers' }).click();
+      await openView(page, 'Customers');
       await page.getByRole('heading', { name: 'Customers', level: 2 }).waitFor();
       await page.locator('.customer-card').first().waitFor();
       t.equal(await page.locator('.customer-card').count(), 24, 'a first page of 24');

@@ -1,8 +1,8 @@
-/** The staff dashboard in Chromium: both sign-in modes, search, filters, the modal, status changes, CSV, the day view, axe. */
+/** The staff dashboard in Chromium: both sign-in modes, search, filters, the modal, status changes, CSV, the day view, axe, views opened while their code loads. */
 import { readFile } from 'node:fs/promises';
 import t from 'tap';
 import { baseUrl, buildTestApp, TEST_ADMIN_PASSWORD } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, openView, signIn, waitForHydration } from '../support/browser.ts';
 import { bookingRow, inDays } from '../support/payloads.ts';
 
 t.test('dashboard in Chromium', async (t) => {
@@ -131,7 +131,7 @@ t.test('dashboard in Chromium', async (t) => {
     await app.db.insertInto('bookings').values(bookingRow({ name: 'Dana Tomorrow', date: inDays(1), time: '07:00', vehicle_type: 'suv' })).execute();
     // The day view is the timeline (issue 20): these rows were written without a van, so they
     // are listed under "Needs a van or bay", from today on, until staff give them one.
-    await page.getByRole('button', { name: 'Day view' }).click();
+    await openView(page, 'Day view');
     const lanes = page.getByRole('region', { name: 'Van 1', exact: true });
     await lanes.getByText('No jobs').waitFor();
     const needs = page.getByRole('region', { name: /Needs a van or bay/ });
@@ -159,6 +159,70 @@ t.test('dashboard in Chromium', async (t) => {
     await page.getByRole('heading', { name: 'Staff sign-in' }).waitFor();
     t.equal((await app.inject({ url: '/v1/getall-booking' })).statusCode, 401);
     t.same(problems.consoleErrors.filter((e) => !e.includes('401')), []);
+    await page.context().close();
+  });
+
+  t.test('on a phone: a view whose code is on its way, and one whose code cannot be fetched', async (t) => {
+    const app = await buildTestApp(t, { listen: true });
+    await app.db.insertInto('bookings').values(bookingRow({ name: 'Held Customer', date: inDays(2) })).execute();
+    const { page, problems } = await openPage(browser, 390);
+    await signIn(page, baseUrl(app));
+    const card = page.locator('.booking-card').filter({ hasText: 'Held Customer' });
+    await card.waitFor();
+
+    // Today's code held back until released, as on a slow connection.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/TodayView-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const todayTab = page.getByRole('button', { name: 'Today', exact: true });
+    await todayTab.click();
+    await page.waitForFunction(() => document.querySelector('.tabs [aria-busy="true"]')?.textContent?.trim() === 'Today');
+    t.ok(await card.isVisible(), 'the bookings stay on screen while Today’s code is on its way');
+    t.equal(await page.locator('.dashboard .spinner').count(), 0, 'no spinner in their place');
+    t.equal(await page.getByRole('button', { name: 'Bookings', exact: true }).getAttribute('aria-current'), 'page');
+    release();
+    await page.getByText('No jobs today.').waitFor();
+    t.equal(await todayTab.getAttribute('aria-current'), 'page', 'Today opens once its code is here');
+    t.equal(await todayTab.getAttribute('aria-busy'), null, 'and is no longer marked busy');
+    t.equal(await card.count(), 0);
+
+    // A dialog likewise: the New booking button is marked busy until the form's code is here.
+    let releaseForm!: () => void;
+    const heldForm = new Promise<void>((resolve) => (releaseForm = resolve));
+    await page.route(/\/StaffBookingForm-[\w-]+\.js$/, async (route) => {
+      await heldForm;
+      await route.continue();
+    });
+    const newBooking = page.getByRole('button', { name: 'New booking' });
+    await newBooking.click();
+    await page.locator('.dashboard-head .button[aria-busy="true"]').waitFor();
+    t.equal(await page.getByRole('dialog').count(), 0, 'no dialog before its code is here');
+    releaseForm();
+    const form = page.getByRole('dialog', { name: 'New booking' });
+    await form.waitFor();
+    t.equal(await newBooking.getAttribute('aria-busy'), null, 'the button is no longer busy once the form is open');
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+
+    // The Messages view's code cannot be fetched (the van lost its signal): that part says so, and
+    // the rest of the dashboard stays usable.
+    await page.route(/\/Inbox-[\w-]+\.js$/, (route) => route.abort('internetdisconnected'));
+    await openView(page, /^Messages/);
+    const failure = page.getByRole('alert').filter({ hasText: 'This part of the dashboard could not be loaded' });
+    await failure.waitFor();
+    t.ok(await failure.getByRole('button', { name: 'Reload the page' }).isVisible(), 'with a way to try again');
+    t.ok(await page.getByRole('heading', { name: 'Booking Dashboard' }).isVisible(), 'the dashboard around it stays');
+    await openView(page, 'Bookings');
+    await card.waitFor();
+    t.equal(await failure.count(), 0, 'another view opens as usual');
+    t.same(
+      problems.failedRequests.filter((request) => !/\/Inbox-[\w-]+\.js /.test(request)),
+      [],
+      'nothing failed but the refused code',
+    );
     await page.context().close();
   });
 

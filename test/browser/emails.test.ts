@@ -1,7 +1,7 @@
 /** The dashboard's E-mails view in Chromium: a failed e-mail shows with its error, previews in a sandboxed frame, and Resend delivers it. */
 import t from 'tap';
 import { baseUrl, buildTestApp } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, signIn } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, openView, signIn } from '../support/browser.ts';
 import { book, mailEnv } from '../support/mail.ts';
 import { testNow } from '../support/payloads.ts';
 import { startSmtp, until } from '../support/smtp.ts';
@@ -23,7 +23,7 @@ t.test('the E-mails view shows a failed e-mail and resends it', async (t) => {
 
   const { page, problems } = await openPage(browser, 1280);
   await signIn(page, baseUrl(app));
-  await page.getByRole('button', { name: 'E-mails' }).click();
+  await openView(page, 'E-mails');
   const item = page.locator('.email').filter({ hasText: 'Contact form: message from Gina Hall' });
   await item.waitFor();
   t.match(await item.innerText(), /Contact message \(staff\)[\s\S]*1 attempt[\s\S]*failed[\s\S]*Mailbox unavailable/i);
@@ -49,7 +49,7 @@ t.test('the E-mails view shows a failed e-mail and resends it', async (t) => {
 
   const booking = (await book(app, { name: 'Mere Ngata', email: 'mere@example.co.nz' })) as { reference: string };
   await until(() => smtp.received.length === 3, 'the confirmation and the staff notification');
-  await page.getByRole('button', { name: 'Bookings' }).click();
+  await openView(page, 'Bookings');
   await page.getByRole('button', { name: /View Details.*Mere Ngata/ }).click();
   const modal = page.getByRole('dialog', { name: 'Booking Details' });
   await modal.locator('.booking-emails li').nth(2).waitFor();

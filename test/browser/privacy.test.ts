@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import t from 'tap';
 import { baseUrl, buildTestApp } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, signIn } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, openView, signIn } from '../support/browser.ts';
 import { bookingRow, inDays } from '../support/payloads.ts';
 
 t.test('export, Book again and erasure on a customer page at 390 px', async (t) => {
@@ -24,7 +24,7 @@ t.test('export, Book again and erasure on a customer page at 390 px', async (t) 
 
   const { page, problems } = await openPage(browser, 390);
   await signIn(page, baseUrl(app));
-  await page.getByRole('button', { name: 'Customers' }).click();
+  await openView(page, 'Customers');
   await page.getByRole('button', { name: person.name }).click();
   await page.getByRole('heading', { name: person.name, level: 2 }).waitFor();
   await page.getByRole('heading', { name: 'Privacy requests' }).waitFor();

@@ -9,7 +9,7 @@ import t from 'tap';
 import { RESOURCE_MESSAGES } from '../../src/services/resources.service.ts';
 import { RESOURCE_BUSY_MESSAGE } from '../../src/services/scheduling.service.ts';
 import { baseUrl, buildTestApp, forEachBackend } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, signIn } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, openView, signIn } from '../support/browser.ts';
 import { bookingRow, inDays, originalClientPayload } from '../support/payloads.ts';
 
 t.test('the schedule in Chromium', async (t) => {
@@ -34,7 +34,7 @@ t.test('the schedule in Chromium', async (t) => {
       t.test(`the timeline shows two vans with their jobs, ${width} px`, async (t) => {
         const { page, problems } = await openPage(browser, width);
         await signIn(page, baseUrl(app), 'Sam');
-        await page.getByRole('button', { name: 'Day view' }).click();
+        await openView(page, 'Day view');
         await page.getByLabel('Date', { exact: true }).fill(date);
         const lane = (name: string) => page.getByRole('region', { name, exact: true });
         await lane('Van 1').locator('.job').filter({ hasText: 'Aroha Smith' }).waitFor();
@@ -73,7 +73,7 @@ t.test('the schedule in Chromium', async (t) => {
     t.test('a staff move refused for overlap shows why; one that fits is saved', async (t) => {
       const { page, problems } = await openPage(browser, 390);
       await signIn(page, baseUrl(app), 'Sam');
-      await page.getByRole('button', { name: 'Day view' }).click();
+      await openView(page, 'Day view');
       await page.getByLabel('Date', { exact: true }).fill(date);
       await page.getByRole('button', { name: 'Move Ben Jones’s job at 09:00' }).click();
       const dialog = page.getByRole('dialog', { name: 'Move Ben Jones’s job' });
@@ -110,7 +110,7 @@ t.test('the schedule in Chromium', async (t) => {
     t.test('the Schedule view: vans and bays, deactivation refused while one holds jobs, hours, a closure for one van', async (t) => {
       const { page, problems } = await openPage(browser, 1280);
       await signIn(page, baseUrl(app), 'Sam');
-      await page.getByRole('button', { name: 'Schedule' }).click();
+      await openView(page, 'Schedule');
       const panel = page.getByRole('region', { name: 'Vans and bays' });
       await panel.getByText('Van 1').first().waitFor();
 

@@ -10,7 +10,7 @@ import t from 'tap';
 import { manageLinkFor } from '../../src/db/manage-link.repository.ts';
 import { composeQueued } from '../../src/mail/booking-mail.ts';
 import { baseUrl, buildTestApp } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, signIn, waitForHydration } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, openView, signIn, waitForHydration } from '../support/browser.ts';
 import { inDays, nextWeekday, originalClientPayload } from '../support/payloads.ts';
 
 t.test('a phone booking, an edit, a completion, its receipt and the takings, on a phone and on a desktop', async (t) => {
@@ -123,7 +123,7 @@ t.test('a phone booking, an edit, a completion, its receipt and the takings, on 
       // The takings of today count it.
       await page.goto(`${base}/dashboard`);
       await waitForHydration(page);
-      await page.getByRole('button', { name: 'Takings', exact: true }).click();
+      await openView(page, 'Takings');
       const caption = page.locator('.takings-table caption');
       await caption.waitFor();
       t.match(await caption.innerText(), phone ? /^1 job completed/ : /^2 jobs completed/);

@@ -8,7 +8,7 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { baseUrl, buildTestApp, login } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, signIn, waitForHydration } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, openView, signIn, waitForHydration } from '../support/browser.ts';
 
 const PASSWORD = 'silver fern lagoon 2026';
 
@@ -33,7 +33,7 @@ t.test('staff accounts in Chromium', async (t) => {
       const email = `hemi${width}@valet.test`;
       const { page, problems } = await openPage(browser, width);
       await signIn(page, base);
-      await page.getByRole('button', { name: 'Staff', exact: true }).click();
+      await openView(page, 'Staff');
       await page.getByRole('heading', { name: 'Staff', level: 2 }).waitFor();
       await page.getByLabel('Name').fill(`Hemi Walker ${width}`);
       await page.getByLabel('E-mail').fill(email);

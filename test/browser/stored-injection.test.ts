@@ -16,7 +16,7 @@ import { BOOKING_LIMITS } from '../../src/domain/booking-rules.ts';
 import { CONTACT_LIMITS } from '../../src/domain/contact-rules.ts';
 import { BOOT_SCRIPT } from '../../src/render/document.ts';
 import { baseUrl, buildTestApp } from '../helper.ts';
-import { launchBrowser, openPage, signIn } from '../support/browser.ts';
+import { launchBrowser, openPage, openView, signIn } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';
 
 /** What a payload run in the page would do: a flag nobody else sets. */
@@ -108,7 +108,7 @@ const VIEWS: View[] = [
     name: 'the day view',
     open: async (page) => {
       await page.getByRole('button', { name: /^Bookings/ }).click();
-      await page.getByRole('button', { name: 'Day view' }).click();
+      await openView(page, 'Day view');
       await page.getByRole('button', { name: 'Tomorrow' }).click();
       await page.locator('.day').filter({ hasText: bookingText.name }).waitFor();
     },
@@ -117,7 +117,7 @@ const VIEWS: View[] = [
   {
     name: 'the inbox',
     open: async (page) => {
-      await page.getByRole('button', { name: /^Messages/ }).click();
+      await openView(page, /^Messages/);
       await page.locator('.message').first().waitFor();
     },
     shows: [messageText.name, messageText.email, ...lines(messageText.message)],
@@ -187,7 +187,7 @@ t.test('stored script injection is inert in every staff view and in the CSV', as
     await view.close?.(page);
   }
 
-  await page.getByRole('button', { name: /^Messages/ }).click();
+  await openView(page, /^Messages/);
   const mailto = await page.locator('.message a[href^="mailto:"]').getAttribute('href');
   t.notMatch(mailto, /[<>"\s?#&]/, 'the mailto link holds the address encoded');
   t.equal(decodeURIComponent(mailto!.slice('mailto:'.length)), messageText.email);

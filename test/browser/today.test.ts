@@ -7,7 +7,7 @@
 import t from 'tap';
 import { aucklandInstant } from '../../src/domain/booking-dates.ts';
 import { baseUrl, buildTestApp } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, signIn } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, openView, signIn } from '../support/browser.ts';
 import { nextWeekday, originalClientPayload, testNow } from '../support/payloads.ts';
 
 t.test('the Today view on a phone and a desktop', async (t) => {
@@ -31,7 +31,7 @@ t.test('the Today view on a phone and a desktop', async (t) => {
       await signIn(page, baseUrl(app));
       t.equal(await page.locator('.site-footer, footer').count(), 0, 'no marketing footer');
       t.equal(await page.getByRole('link', { name: 'View the website' }).count(), 1, 'the staff frame');
-      await page.getByRole('button', { name: 'Today', exact: true }).click();
+      await openView(page, 'Today');
       const job = page.locator('.today-job', { hasText: 'Aroha Today' });
       await job.waitFor();
       t.match(await job.getByRole('link', { name: /Ellerslie-Panmure Highway/ }).getAttribute('href'), /^https:\/\/www\.google\.com\/maps\/dir\/\?api=1&destination=/, 'directions');

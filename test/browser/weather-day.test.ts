@@ -7,7 +7,7 @@
 import t from 'tap';
 import { manageLinkFor } from '../../src/db/manage-link.repository.ts';
 import { baseUrl, buildTestApp, login } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, signIn } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, openView, signIn } from '../support/browser.ts';
 import { inDays, originalClientPayload } from '../support/payloads.ts';
 
 // Chromium at two widths: more than the default two minutes on a busy machine.
@@ -32,7 +32,7 @@ t.test('the weather day in Chromium', async (t) => {
         await book({ date, time: '13:00', name: 'Ben Jones', email: `ben${width}@example.com` });
         const { page, problems } = await openPage(browser, width);
         await signIn(page, baseUrl(app), 'Sam');
-        await page.getByRole('button', { name: 'Day view' }).click();
+        await openView(page, 'Day view');
         await page.getByLabel('Date', { exact: true }).fill(date);
         await page.getByRole('button', { name: 'Weather day' }).click();
         const panel = page.getByRole('region', { name: 'Weather day' });

@@ -105,3 +105,14 @@ export async function signIn(page: Page, base: string, staffName?: string): Prom
   await page.getByRole('heading', { name: 'Booking Dashboard' }).waitFor();
   await waitForHydration(page);
 }
+
+/**
+ * Opens a dashboard view from its tab and waits until it is the current one: a view whose code is
+ * still on its way keeps the one before on screen meanwhile, so what the test does next must not
+ * find the view before.
+ */
+export async function openView(page: Page, name: string | RegExp): Promise<void> {
+  const tab = page.getByRole('navigation', { name: 'Dashboard views' }).getByRole('button', typeof name === 'string' ? { name, exact: true } : { name });
+  await tab.click();
+  await tab.and(page.locator('[aria-current="page"]')).waitFor();
+}

@@ -11,13 +11,15 @@ export interface BookingCardProps {
   booking: BookingDto;
   busy: boolean;
   onView(booking: BookingDto): void;
+  /** Its details' code is on its way: the View button says so. */
+  opening?: true;
   onStatus(booking: BookingDto, status: string): void;
   /** Ticked for "Release as spam"; only pending and confirmed bookings can be selected. */
   selected?: boolean;
   onSelect?(booking: BookingDto, selected: boolean): void;
 }
 
-export function BookingCard({ booking, busy, onView, onStatus, selected = false, onSelect }: BookingCardProps) {
+export function BookingCard({ booking, busy, opening, onView, onStatus, selected = false, onSelect }: BookingCardProps) {
   const selectable = onSelect && (booking.status === 'pending' || booking.status === 'confirmed');
   return (
     <li className="card booking-card">
@@ -48,7 +50,7 @@ export function BookingCard({ booking, busy, onView, onStatus, selected = false,
         <Fact label="Total" value={formatNzd(booking.quote.totalCents)} />
       </dl>
       <div className="booking-card-actions">
-        <button type="button" className="button button-primary button-small" onClick={() => onView(booking)}>
+        <button type="button" className="button button-primary button-small" aria-busy={opening} onClick={() => onView(booking)}>
           View Details<span className="visually-hidden">: {booking.name}, {booking.service}</span>
         </button>
         <StatusActions booking={booking} busy={busy} onChange={onStatus} />

@@ -6,6 +6,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { adjustmentLabel, discountLabel, formatNzd } from '#domain/pricing.ts';
 import type { BookingDto, StatusChangeDto } from '../lib/staff-api.ts';
+import { useOpening } from '../lib/use-opening.ts';
 import { Icon } from '../../components/Icon.tsx';
 import { BookingEmails } from './BookingEmails.tsx';
 import BookingNotes from './BookingNotes.tsx';
@@ -39,6 +40,8 @@ export interface BookingModalProps {
 export function BookingModal({ booking, history, busy, notice, onStatus, onClose, onEdited, onSignedOut }: BookingModalProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [editing, setEditing] = useState(false);
+  // The editor is loaded when first opened (see useOpening).
+  const editor = useOpening();
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
@@ -66,7 +69,7 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
         <StatusActions booking={booking} busy={busy} onChange={onStatus} />
         {onEdited && (
           <p>
-            <button type="button" className="button button-ghost button-small" onClick={() => setEditing(true)}>
+            <button type="button" className="button button-ghost button-small" aria-busy={editor.busy('edit')} onClick={() => editor.open('edit', () => setEditing(true))}>
               Edit booking
             </button>
           </p>
@@ -140,8 +143,8 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
           Close
         </button>
       </div>
-      {editing && onEdited && (
-        <Suspense fallback={<p role="status">Loading the editor…</p>}>
+      <Suspense fallback={null}>
+        {editing && onEdited && (
           <EditBookingDialog
             booking={booking}
             onSaved={(saved, savedHistory) => {
@@ -152,8 +155,8 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
             onSignedOut={() => onSignedOut?.()}
             onClose={() => setEditing(false)}
           />
-        </Suspense>
-      )}
+        )}
+      </Suspense>
     </dialog>
   );
 }

@@ -6,6 +6,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { BOOKING_STATUSES } from '#domain/booking-status.ts';
 import { ApiError, CONFIRMATION_FILTERS, filterQuery, staffApi, type BookingDto, type BookingFilters, type StatusChangeDto } from '../lib/staff-api.ts';
+import { useOpening } from '../lib/use-opening.ts';
 import { BookingCard } from './BookingCard.tsx';
 import '../../components/Field.css';
 import './BookingsView.css';
@@ -36,6 +37,8 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
   const [reason, setReason] = useState('');
   const [outcome, setOutcome] = useState<string | null>(null);
   const [completing, setCompleting] = useState<BookingDto | null>(null);
+  // The modal and the completion form are loaded when first opened (see useOpening).
+  const { open: opening, busy: openingBusy } = useOpening();
 
   const failed = useCallback(
     (caught: unknown) => {
@@ -93,7 +96,7 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
 
   const view = async (booking: BookingDto) => {
     setNotice(null);
-    setOpen({ booking, history: null });
+    opening(booking._id, () => setOpen({ booking, history: null }));
     try {
       const details = await staffApi.booking(booking._id);
       showIfOpen(details.booking, details.history);
@@ -105,7 +108,7 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
 
   const changeStatus = async (booking: BookingDto, status: string) => {
     setNotice(null);
-    if (status === 'completed') return setCompleting(booking);
+    if (status === 'completed') return opening('complete', () => setCompleting(booking));
     setBusy(true);
     try {
       const result = await staffApi.changeStatus(booking, status);
@@ -291,7 +294,7 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
         <>
           <ul className="booking-grid-list" aria-busy={loading}>
             {bookings.map((booking) => (
-              <BookingCard key={booking._id} booking={booking} busy={busy} onView={view} onStatus={changeStatus} selected={selected.has(booking._id)} onSelect={select} />
+              <BookingCard key={booking._id} booking={booking} busy={busy} opening={openingBusy(booking._id)} onView={view} onStatus={changeStatus} selected={selected.has(booking._id)} onSelect={select} />
             ))}
           </ul>
           {cursor && (
@@ -303,25 +306,10 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
           )}
         </>
       )}
-      {completing && (
-        <Suspense
-          fallback={
-            <div className="spinner" role="status">
-              <span className="visually-hidden">Loading the completion form…</span>
-            </div>
-          }
-        >
-          <CompleteDialog booking={completing} onCompleted={completed} onSignedOut={onSignedOut} onClose={() => setCompleting(null)} />
-        </Suspense>
-      )}
-      {open && (
-        <Suspense
-          fallback={
-            <div className="spinner" role="status">
-              <span className="visually-hidden">Loading the booking…</span>
-            </div>
-          }
-        >
+      {/* There from the start, so that a dialog opened in a transition shows nothing until its code is here. */}
+      <Suspense fallback={null}>
+        {completing && <CompleteDialog booking={completing} onCompleted={completed} onSignedOut={onSignedOut} onClose={() => setCompleting(null)} />}
+        {open && (
           <BookingModal
             booking={open.booking}
             history={open.history}
@@ -335,8 +323,8 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
               setOpen({ booking: edited, history: editedHistory });
             }}
           />
-        </Suspense>
-      )}
+        )}
+      </Suspense>
     </section>
   );
 }

@@ -7,6 +7,7 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useState, type CSSProperties } from 'react';
 import { ApiError, staffApi, type BookingDto, type ClosureDto, type ResourceDto, type ScheduleDayDto, type ScheduleWeekDto } from '../lib/staff-api.ts';
+import { useOpening } from '../lib/use-opening.ts';
 import { cardDate, longDate } from './format.ts';
 import { MoveDialog } from './MoveDialog.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
@@ -253,6 +254,8 @@ export default function DayView({ times, onSignedOut }: { times: readonly string
   const [notice, setNotice] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
   const [weather, setWeather] = useState(false);
+  // The weather-day panel is loaded when first opened (see useOpening).
+  const panel = useOpening();
 
   const failed = useCallback((caught: unknown) => (caught instanceof ApiError && caught.status === 401 ? onSignedOut() : setError('The schedule could not be loaded.')), [onSignedOut]);
 
@@ -317,13 +320,13 @@ export default function DayView({ times, onSignedOut }: { times: readonly string
               Tomorrow
             </button>
           )}
-          <button type="button" className="button button-ghost button-small" aria-expanded={weather} disabled={!today} onClick={() => setWeather((open) => !open)}>
+          <button type="button" className="button button-ghost button-small" aria-expanded={weather} aria-busy={panel.busy('weather')} disabled={!today} onClick={() => panel.open('weather', () => setWeather((open) => !open))}>
             Weather day
           </button>
         </div>
       </div>
-      {weather && today && (
-        <Suspense fallback={<p role="status">Loading…</p>}>
+      <Suspense fallback={null}>
+        {weather && today && (
           <WeatherDayPanel
             date={date}
             today={today}
@@ -332,8 +335,8 @@ export default function DayView({ times, onSignedOut }: { times: readonly string
             onChanged={() => setReload((n) => n + 1)}
             onClose={() => setWeather(false)}
           />
-        </Suspense>
-      )}
+        )}
+      </Suspense>
       <div role="status" className="day-notice">
         {notice && <p className="notice notice-success">{notice}</p>}
       </div>

@@ -7,6 +7,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { telHref } from '#domain/business.ts';
 import { ApiError, send, staffApi, type BookingDto, type ScheduleDayDto, type StatusChangeDto } from '../lib/staff-api.ts';
+import { useOpening } from '../lib/use-opening.ts';
 import { longDate } from './format.ts';
 import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './TodayView.css';
@@ -31,6 +32,8 @@ function Job({ booking, onChanged, onComplete, onSignedOut }: { booking: Booking
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
   const [notesOpen, setNotesOpen] = useState(false);
+  // The notes are loaded when first opened (see useOpening).
+  const notes = useOpening();
   const who = `${booking.name}’s job at ${booking.time}`;
 
   const act = async (what: 'on-the-way' | 'started') => {
@@ -79,15 +82,11 @@ function Job({ booking, onChanged, onComplete, onSignedOut }: { booking: Booking
         <a className="button button-ghost button-small" href={smsHref(booking.phone)}>
           Text<span className="visually-hidden"> {booking.name}</span>
         </a>
-        <button type="button" className="button button-ghost button-small" aria-expanded={notesOpen} onClick={() => setNotesOpen((open) => !open)}>
+        <button type="button" className="button button-ghost button-small" aria-expanded={notesOpen} aria-busy={notes.busy('notes')} onClick={() => notes.open('notes', () => setNotesOpen((open) => !open))}>
           Notes<span className="visually-hidden"> on {who}</span>
         </button>
       </p>
-      {notesOpen && (
-        <Suspense fallback={<p role="status">Loading the notes…</p>}>
-          <BookingNotes bookingId={booking._id} onSignedOut={onSignedOut} />
-        </Suspense>
-      )}
+      <Suspense fallback={null}>{notesOpen && <BookingNotes bookingId={booking._id} onSignedOut={onSignedOut} />}</Suspense>
       {isOpen(booking) && (
         <div className="today-actions">
           {booking.serviceType === 'onsite' &&

@@ -6,7 +6,9 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { BookingsView } from '../components/BookingsView.tsx';
+import { PartBoundary } from '../components/PartBoundary.tsx';
 import { staffApi, type BookingDto } from '../lib/staff-api.ts';
+import { useOpening } from '../lib/use-opening.ts';
 import type { BookingDraft } from '../components/BookingFields.tsx';
 import type { PageProps } from '../../page-props.ts';
 import type { DashboardState } from '../../page-state.ts';
@@ -87,6 +89,8 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
   const [completing, setCompleting] = useState<BookingDto | null>(null);
   const [completed, setCompleted] = useState(0);
   const [changingPassword, setChangingPassword] = useState(false);
+  // Each view and dialog but Bookings is loaded when first opened (see useOpening).
+  const { open, busy } = useOpening();
   const prompt = state.mode === 'prompt';
 
   useEffect(() => {
@@ -148,14 +152,14 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
       <div className="container">
         <div className="dashboard-head">
           <h1>Booking Dashboard</h1>
-          <button type="button" className="button button-accent button-small" onClick={() => {
+          <button type="button" className="button button-accent button-small" aria-busy={busy('new-booking')} onClick={() => open('new-booking', () => {
               setBookingPrefill(undefined);
               setNewBooking(true);
-            }}>
+            })}>
             New booking
           </button>
           <div className="dashboard-account">
-            <button type="button" className="button button-ghost button-small" onClick={() => setChangingPassword(true)}>
+            <button type="button" className="button button-ghost button-small" aria-busy={busy('password')} onClick={() => open('password', () => setChangingPassword(true))}>
               Change password
             </button>
             <form method="post" action="/dashboard/logout">
@@ -165,14 +169,29 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
             </form>
           </div>
         </div>
-        {changingPassword && (
-          <Suspense fallback={<TabLoading what="the password form" />}>
-            <PasswordDialog account={state.staffAccount === true} onSignedOut={signedOut} onClose={() => setChangingPassword(false)} />
+        <PartBoundary part="dialogs">
+          {/* The dialogs' boundary, also there from the start: each opens once its code is here. */}
+          <Suspense fallback={null}>
+            {changingPassword && <PasswordDialog account={state.staffAccount === true} onSignedOut={signedOut} onClose={() => setChangingPassword(false)} />}
+            {newBooking && (
+              <StaffBookingForm key={JSON.stringify(bookingPrefill ?? {})} prefill={bookingPrefill} onCreated={() => setTaken((n) => n + 1)} onSignedOut={signedOut} onClose={() => setNewBooking(false)} />
+            )}
+            {completing && (
+              <CompleteDialog
+                booking={completing}
+                onCompleted={() => {
+                  setCompleting(null);
+                  setCompleted((n) => n + 1);
+                }}
+                onSignedOut={signedOut}
+                onClose={() => setCompleting(null)}
+              />
+            )}
           </Suspense>
-        )}
+        </PartBoundary>
         <nav className="tabs" aria-label="Dashboard views">
           {tabs.map((t) => (
-            <button key={t.key} type="button" className={t.key === tab ? 'tab active' : 'tab'} aria-current={t.key === tab ? 'page' : undefined} onClick={() => setTab(t.key)}>
+            <button key={t.key} type="button" className={t.key === tab ? 'tab active' : 'tab'} aria-current={t.key === tab ? 'page' : undefined} aria-busy={busy(t.key)} onClick={() => open(t.key, () => setTab(t.key))}>
               {t.label}{' '}
               {t.count ? (
                 <span className="count">
@@ -183,82 +202,41 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
             </button>
           ))}
         </nav>
-        {tab === 'bookings' && <BookingsView key={taken} onSignedOut={signedOut} />}
-        {newBooking && (
-          <Suspense fallback={<TabLoading what="the booking form" />}>
-            <StaffBookingForm key={JSON.stringify(bookingPrefill ?? {})} prefill={bookingPrefill} onCreated={() => setTaken((n) => n + 1)} onSignedOut={signedOut} onClose={() => setNewBooking(false)} />
+        <PartBoundary part={tab}>
+          {/* One boundary for every view, there from the start: a view opened in a transition keeps the one before on screen. */}
+          <Suspense fallback={<ViewLoading />}>
+            {tab === 'bookings' && <BookingsView key={taken} onSignedOut={signedOut} />}
+            {tab === 'today' && <TodayView key={completed} onSignedOut={signedOut} onComplete={(booking) => open('complete', () => setCompleting(booking))} />}
+            {tab === 'takings' && <TakingsPanel onSignedOut={signedOut} />}
+            {tab === 'day' && <DayView times={state.schedule.times} onSignedOut={signedOut} />}
+            {tab === 'messages' && <Inbox onSignedOut={signedOut} onUnread={setUnread} />}
+            {tab === 'schedule' && <ScheduleView shape={state.schedule} onSignedOut={signedOut} />}
+            {tab === 'customers' && (
+              <CustomersView
+                onSignedOut={signedOut}
+                onBookAgain={(prefill) =>
+                  open('new-booking', () => {
+                    setBookingPrefill(prefill);
+                    setNewBooking(true);
+                  })
+                }
+              />
+            )}
+            {tab === 'staff' && <StaffMembersView onSignedOut={signedOut} />}
+            {tab === 'emails' && <EmailsView onSignedOut={signedOut} />}
           </Suspense>
-        )}
-        {tab === 'today' && (
-          <Suspense fallback={<TabLoading what="today" />}>
-            <TodayView key={completed} onSignedOut={signedOut} onComplete={setCompleting} />
-          </Suspense>
-        )}
-        {tab === 'takings' && (
-          <Suspense fallback={<TabLoading what="the takings" />}>
-            <TakingsPanel onSignedOut={signedOut} />
-          </Suspense>
-        )}
-        {completing && (
-          <Suspense fallback={<TabLoading what="the completion form" />}>
-            <CompleteDialog
-              booking={completing}
-              onCompleted={() => {
-                setCompleting(null);
-                setCompleted((n) => n + 1);
-              }}
-              onSignedOut={signedOut}
-              onClose={() => setCompleting(null)}
-            />
-          </Suspense>
-        )}
-        {tab === 'day' && (
-          <Suspense fallback={<TabLoading what="the day view" />}>
-            <DayView times={state.schedule.times} onSignedOut={signedOut} />
-          </Suspense>
-        )}
-        {tab === 'messages' && (
-          <Suspense fallback={<TabLoading what="the messages" />}>
-            <Inbox onSignedOut={signedOut} onUnread={setUnread} />
-          </Suspense>
-        )}
-        {tab === 'schedule' && (
-          <Suspense fallback={<TabLoading what="the schedule" />}>
-            <ScheduleView shape={state.schedule} onSignedOut={signedOut} />
-          </Suspense>
-        )}
-        {tab === 'customers' && (
-          <Suspense fallback={<TabLoading what="the customers" />}>
-            <CustomersView
-              onSignedOut={signedOut}
-              onBookAgain={(prefill) => {
-                setBookingPrefill(prefill);
-                setNewBooking(true);
-              }}
-            />
-          </Suspense>
-        )}
-        {tab === 'staff' && (
-          <Suspense fallback={<TabLoading what="the staff accounts" />}>
-            <StaffMembersView onSignedOut={signedOut} />
-          </Suspense>
-        )}
-        {tab === 'emails' && (
-          <Suspense fallback={<TabLoading what="the e-mails" />}>
-            <EmailsView onSignedOut={signedOut} />
-          </Suspense>
-        )}
+        </PartBoundary>
       </div>
     </section>
     </>
   );
 }
 
-/** What a tab shows while its code loads (each tab but Bookings is loaded when first opened). */
-function TabLoading({ what }: { what: string }) {
+/** What shows while a view's code loads, should it ever suspend outside a transition. */
+function ViewLoading() {
   return (
     <div className="spinner" role="status">
-      <span className="visually-hidden">Loading {what}…</span>
+      <span className="visually-hidden">Loading…</span>
     </div>
   );
 }
