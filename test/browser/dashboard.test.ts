@@ -177,9 +177,16 @@ t.test('dashboard in Chromium', async (t) => {
       await held;
       await route.continue();
     });
+    const scheduleRequests: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/v1/schedule') scheduleRequests.push(new URL(request.url()).search);
+    });
     const todayTab = page.getByRole('button', { name: 'Today', exact: true });
+    const asked = page.waitForRequest((request) => new URL(request.url()).pathname === '/v1/schedule');
     await todayTab.click();
     await page.waitForFunction(() => document.querySelector('.tabs [aria-busy="true"]')?.textContent?.trim() === 'Today');
+    await asked;
+    t.pass('today’s schedule is asked for while the view’s code is still on its way');
     t.ok(await card.isVisible(), 'the bookings stay on screen while Today’s code is on its way');
     t.equal(await page.locator('.dashboard .spinner').count(), 0, 'no spinner in their place');
     t.equal(await page.getByRole('button', { name: 'Bookings', exact: true }).getAttribute('aria-current'), 'page');
@@ -188,6 +195,11 @@ t.test('dashboard in Chromium', async (t) => {
     t.equal(await todayTab.getAttribute('aria-current'), 'page', 'Today opens once its code is here');
     t.equal(await todayTab.getAttribute('aria-busy'), null, 'and is no longer marked busy');
     t.equal(await card.count(), 0);
+    t.same(scheduleRequests, [''], 'and asked for once');
+    // The day view starts on today from the same first answer, without asking for that day again.
+    await openView(page, 'Day view');
+    await page.getByRole('region', { name: 'Needs a van or bay' }).or(page.getByText('No jobs').first()).first().waitFor();
+    t.same(scheduleRequests, ['', ''], 'the day view asks for today once');
 
     // A dialog likewise: the New booking button is marked busy until the form's code is here.
     let releaseForm!: () => void;

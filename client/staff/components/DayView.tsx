@@ -5,8 +5,9 @@
  * booked hours. A job is moved with a form (MoveDialog), never by dragging alone. Loaded when its
  * tab is first opened, like the Schedule view, so the dashboard's first bundle stays in its budget.
  */
-import { lazy, Suspense, useCallback, useEffect, useState, type CSSProperties } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { ApiError, staffApi, type BookingDto, type ClosureDto, type ResourceDto, type ScheduleDayDto, type ScheduleWeekDto } from '../lib/staff-api.ts';
+import { takeEarly } from '../lib/early-data.ts';
 import { useOpening } from '../lib/use-opening.ts';
 import { cardDate, longDate } from './format.ts';
 import { MoveDialog } from './MoveDialog.tsx';
@@ -259,16 +260,23 @@ export default function DayView({ times, onSignedOut }: { times: readonly string
 
   const failed = useCallback((caught: unknown) => (caught instanceof ApiError && caught.status === 401 ? onSignedOut() : setError('The schedule could not be loaded.')), [onSignedOut]);
 
-  // Today in Auckland is the server's to say: asked once; the date shown starts there unless staff chose one meanwhile.
+  // Today in Auckland is the server's to say: asked once (the request sent when the tab was
+  // tapped), and its answer is today's schedule. The date shown starts there unless staff chose
+  // one meanwhile, and that first day is shown from this answer, not asked for again.
+  const firstAnswer = useRef<ScheduleDayDto | null>(null);
   useEffect(() => {
-    staffApi.schedule('').then((answer) => {
+    takeEarly('today-schedule').then((answer) => {
       setToday(answer.date);
+      firstAnswer.current = answer;
       setDate((chosen) => chosen || answer.date);
     }, failed);
   }, [failed]);
 
   useEffect(() => {
     if (!date) return;
+    const first = firstAnswer.current;
+    firstAnswer.current = null;
+    if (mode === 'day' && first?.date === date) return setDay(first);
     let current = true;
     setError(null);
     const keep = <T,>(set: (value: T) => void) => (value: T) => current && set(value);

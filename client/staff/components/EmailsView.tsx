@@ -5,6 +5,7 @@
  * opened, like the Schedule view.
  */
 import { useCallback, useEffect, useState } from 'react';
+import { takeEarly } from '../lib/early-data.ts';
 import { ApiError, staffApi, type OutboxEmailDetailDto, type OutboxEmailDto } from '../lib/staff-api.ts';
 import { EmailStatus } from './EmailStatus.tsx';
 import { dateTime } from './format.ts';
@@ -77,9 +78,10 @@ export default function EmailsView({ onSignedOut }: { onSignedOut(): void }) {
     [onSignedOut],
   );
 
+  /** The first page (`first`: the request sent when the tab was tapped), or the page after `cursor`. */
   const load = useCallback(
-    (cursor: string | null) =>
-      staffApi.emails({ cursor }).then(
+    (cursor: string | null, first = false) =>
+      (first ? takeEarly('emails') : staffApi.emails({ cursor })).then(
         (answer) => {
           setEmails((list) => (cursor ? [...(list ?? []), ...answer.data] : answer.data));
           setNextCursor(answer.nextCursor);
@@ -90,7 +92,7 @@ export default function EmailsView({ onSignedOut }: { onSignedOut(): void }) {
   );
 
   useEffect(() => {
-    void load(null);
+    void load(null, true);
   }, [load]);
 
   const resend = async (email: OutboxEmailDto) => {

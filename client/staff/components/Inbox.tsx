@@ -1,6 +1,7 @@
 /** Messages from the contact form, newest first, marked read or unread. */
 import { useEffect, useState } from 'react';
 import { mailtoHref, telHref } from '../../lib/contact-links.ts';
+import { takeEarly } from '../lib/early-data.ts';
 import { ApiError, staffApi, type ContactMessageDto } from '../lib/staff-api.ts';
 import { dateTime } from './format.ts';
 import './Inbox.css';
@@ -10,7 +11,7 @@ export function Inbox({ onSignedOut, onUnread }: { onSignedOut(): void; onUnread
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    staffApi.messages().then(
+    takeEarly('messages').then(
       (answer) => {
         setMessages(answer.data);
         onUnread(answer.unread);

@@ -7,6 +7,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { telHref } from '#domain/business.ts';
 import { ApiError, send, staffApi, type BookingDto, type ScheduleDayDto, type StatusChangeDto } from '../lib/staff-api.ts';
+import { takeEarly } from '../lib/early-data.ts';
 import { useOpening } from '../lib/use-opening.ts';
 import { longDate } from './format.ts';
 import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
@@ -130,9 +131,10 @@ export default function TodayView({ onSignedOut, onComplete }: { onSignedOut(): 
   const [day, setDay] = useState<ScheduleDayDto | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
+  /** Today's schedule (`first`: the request sent when the tab was tapped). */
+  const load = useCallback(async (first = false) => {
     try {
-      setDay(await staffApi.schedule(''));
+      setDay(await (first ? takeEarly('today-schedule') : staffApi.schedule('')));
       setError(null);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 401) return onSignedOut();
@@ -141,7 +143,7 @@ export default function TodayView({ onSignedOut, onComplete }: { onSignedOut(): 
   }, [onSignedOut]);
 
   useEffect(() => {
-    void load();
+    void load(true);
   }, [load]);
 
   const replace = (changed: BookingDto) =>

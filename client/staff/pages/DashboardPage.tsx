@@ -8,6 +8,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { BookingsView } from '../components/BookingsView.tsx';
 import { PartBoundary } from '../components/PartBoundary.tsx';
 import { staffApi, type BookingDto } from '../lib/staff-api.ts';
+import { sendEarly, type EarlyRequest } from '../lib/early-data.ts';
 import { useOpening } from '../lib/use-opening.ts';
 import type { BookingDraft } from '../components/BookingFields.tsx';
 import type { PageProps } from '../../page-props.ts';
@@ -133,13 +134,14 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
     );
   }
 
-  const tabs: { key: Tab; label: string; count?: number | null }[] = [
+  // `early`: the view's first request, sent with the tap (see sendEarly).
+  const tabs: { key: Tab; label: string; count?: number | null; early?: EarlyRequest }[] = [
     { key: 'bookings', label: 'Bookings' },
-    { key: 'today', label: 'Today' },
-    { key: 'day', label: 'Day view' },
-    { key: 'messages', label: 'Messages', count: unread },
+    { key: 'today', label: 'Today', early: 'today-schedule' },
+    { key: 'day', label: 'Day view', early: 'today-schedule' },
+    { key: 'messages', label: 'Messages', count: unread, early: 'messages' },
     { key: 'schedule', label: 'Schedule' },
-    { key: 'emails', label: 'E-mails' },
+    { key: 'emails', label: 'E-mails', early: 'emails' },
     { key: 'customers', label: 'Customers' },
     { key: 'takings', label: 'Takings' },
     // Staff accounts: the owner's alone (issue 22).
@@ -191,7 +193,11 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
         </PartBoundary>
         <nav className="tabs" aria-label="Dashboard views">
           {tabs.map((t) => (
-            <button key={t.key} type="button" className={t.key === tab ? 'tab active' : 'tab'} aria-current={t.key === tab ? 'page' : undefined} aria-busy={busy(t.key)} onClick={() => open(t.key, () => setTab(t.key))}>
+            <button key={t.key} type="button" className={t.key === tab ? 'tab active' : 'tab'} aria-current={t.key === tab ? 'page' : undefined} aria-busy={busy(t.key)} onClick={() => {
+                if (t.key === tab) return;
+                if (t.early) sendEarly(t.early);
+                open(t.key, () => setTab(t.key));
+              }}>
               {t.label}{' '}
               {t.count ? (
                 <span className="count">
