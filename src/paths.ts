@@ -21,22 +21,40 @@ export const MIGRATIONS_DIR = path.join(ROOT_DIR, 'migrations');
 export const CLIENT_DIST_DIR = path.join(ROOT_DIR, 'dist', 'client');
 
 /**
- * How the built server is started (the Docker image's CMD, `npm start`, the benchmarks):
- * `node <flags> dist/server/server.js`. `--optimize-for-size`: V8 keeps a young generation of
- * 1 MB (whatever `--max-semi-space-size` says: checked on Node 20 and 24; without the flag it
- * grows to 32 MB on Node 20 and 64 MB on Node 24), grows the old generation in smaller steps and
- * keeps less free space. Measured after the booking benchmark (`npx tsx test/bench/booking.ts`,
- * 2026-11-27): without it the server's RSS was 180–227 MB on PostgreSQL and 217–301 MB on the
- * embedded database (semi-spaces of 1, 2, 4 or 8 MB), against 118–120 and 194–197 MB with it.
- * Its price is CPU: a cached page `/` took 68 µs per request with it and 57–63 without, and the
- * 62-day availability's p95 was 18–20 ms against 8. An
- * earlier `--max-semi-space-size=8` beside it had no effect and is gone. `--no-liftoff`: the
- * embedded database's WebAssembly is compiled by the optimizing compiler only, as each function
- * is first called, without V8's baseline copy first (50-60 MB of machine code for the functions
- * PostgreSQL runs, kept for as long as the process lives): about 30 MB less on the embedded
- * database, for about 3 s more to start on it (issue 24). Nothing else in the server is WebAssembly.
+ * How the built server is started (`npm start`, the tests' and the benchmarks' servers, the
+ * Docker image's CMD): `node <flags> dist/server/server.js`, with V8 flags for the database it
+ * runs on (`serverNodeFlags`). Each set was measured with the booking benchmark (`npx tsx
+ * test/bench/booking.ts`, and its 5-connection part alone, alternating the sets).
+ *
+ * On the embedded database, memory first (RSS ≤ 200 MB, issue 24): `--optimize-for-size` makes V8
+ * keep a young generation of 1 MB (whatever `--max-semi-space-size` says: checked on Node 20 and
+ * 24; without the flag it grows to 32 MB on Node 20 and 64 MB on Node 24), grow the old generation
+ * in smaller steps and keep less free space: 194–197 MB after the benchmark, against 217–301 MB
+ * without it (semi-spaces of 1, 2, 4 or 8 MB) and 208 MB with the PostgreSQL set below. Its price
+ * is CPU: a collection of the small young generation every few milliseconds under load (290–380
+ * in a 5-second booking run, 8 % of the time, against 25–50 without the flag), a cached page `/`
+ * at 68 µs per request against 57–63, the 62-day availability's p95 at 18–20 ms against 8.
+ * `--no-liftoff`: the embedded database's WebAssembly is compiled by the optimizing compiler only,
+ * as each function is first called, without V8's baseline copy first (50-60 MB of machine code
+ * for the functions PostgreSQL runs, kept for as long as the process lives): about 30 MB less,
+ * for about 3 s more to start.
+ *
+ * On a PostgreSQL server, where the database's memory is not the process's (RSS ≤ 150 MB):
+ * young-generation semi-spaces of 4 MB, and an old generation that grows by 10 % at a time
+ * (`--heap-growing-percent`; V8 otherwise lets a small heap grow up to fourfold before collecting
+ * it). Against the embedded set, in six alternating 5-second runs at 5 connections (2026-11-28):
+ * 107–134 bookings a second (median 118) against 69–107 (103), p99 74–92 ms (median 80) against
+ * 93–226 (104), RSS after the runs 129–132 MB against 118. Without the growth limit RSS was
+ * 146–208 MB, and with 16 MB semi-spaces 154 MB, neither faster. Nothing on this path is
+ * WebAssembly, so `--no-liftoff` would change nothing.
  */
-export const SERVER_NODE_FLAGS = ['--optimize-for-size', '--no-liftoff'];
+export const EMBEDDED_NODE_FLAGS: readonly string[] = ['--optimize-for-size', '--no-liftoff'];
+export const POSTGRES_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=10', '--max-semi-space-size=4'];
+
+/** The V8 flags for a server started with `env`: on PostgreSQL when it names a DATABASE_URL. */
+export function serverNodeFlags(env: { DATABASE_URL?: string | undefined }): readonly string[] {
+  return env.DATABASE_URL ? POSTGRES_NODE_FLAGS : EMBEDDED_NODE_FLAGS;
+}
 export const SERVER_ENTRY = 'dist/server/server.js';
 
 /**

@@ -8,7 +8,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../src/paths.ts';
+import { EMBEDDED_NODE_FLAGS, POSTGRES_NODE_FLAGS, ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV } from '../src/paths.ts';
 import { createServerDatabase, entryScriptOf, TEST_ADMIN_PASSWORD } from './helper.ts';
 import { freePort, waitFor } from './support/server-process.ts';
 
@@ -46,7 +46,14 @@ function parseFinalStage(dockerfile: string): FinalStage {
 t.test('the Docker image boots from its final stage alone and shuts down gracefully', async (t) => {
   const stage = parseFinalStage(await readFile(path.join(ROOT_DIR, 'Dockerfile'), 'utf8'));
   t.equal(stage.user, 'node', 'runs as the non-root node user');
-  t.same(stage.cmd, ['node', ...SERVER_NODE_FLAGS, SERVER_ENTRY], 'CMD runs node directly, with the flags npm start and the benchmarks use');
+  t.same(stage.cmd, ['node', ...EMBEDDED_NODE_FLAGS, SERVER_ENTRY], 'CMD runs node directly, with the flags npm start and the benchmarks use on the embedded database');
+  // The compose file's app services run on PostgreSQL: its flags, written as JSON arrays.
+  const composeCommands = (await readFile(path.join(ROOT_DIR, 'docker-compose.yml'), 'utf8'))
+    .split('\n')
+    .map((line) => /^\s+command: (\[.*\])$/.exec(line)?.[1])
+    .filter((command): command is string => command !== undefined && command.includes(SERVER_ENTRY))
+    .map((command) => JSON.parse(command) as string[]);
+  t.same(composeCommands, [['node', ...POSTGRES_NODE_FLAGS, SERVER_ENTRY], ['node', ...POSTGRES_NODE_FLAGS, SERVER_ENTRY]], 'both compose app services run with the PostgreSQL flags');
   t.match(stage.env, SERVER_MALLOC_ENV, 'and the allocator settings they use');
 
   const app = await mkdtemp(path.join(tmpdir(), 'valet-image-'));

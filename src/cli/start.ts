@@ -1,15 +1,15 @@
 /**
- * `npm start`: makes sure the production build is current, then runs it in a child process,
- * passing signals on so that the server shuts down gracefully.
+ * `npm start`: makes sure the production build is current, then runs it in a child process (with
+ * the V8 flags for its database), passing signals on so that the server shuts down gracefully.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../paths.ts';
+import { ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, serverNodeFlags } from '../paths.ts';
 import { ensureBuild } from './build-state.ts';
 
 ensureBuild();
 
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT_DIR, SERVER_ENTRY)], {
+const server = spawn(process.execPath, [...serverNodeFlags(process.env), path.join(ROOT_DIR, SERVER_ENTRY)], {
   cwd: ROOT_DIR,
   stdio: 'inherit',
   env: { NODE_ENV: 'production', ...SERVER_MALLOC_ENV, ...process.env },

@@ -9,7 +9,7 @@ import { get } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../src/paths.ts';
+import { ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, serverNodeFlags } from '../../src/paths.ts';
 import { freePort } from '../support/server-process.ts';
 
 export const BENCH_PASSWORD = 'benchmark-only-password';
@@ -30,14 +30,14 @@ async function started(child: ChildProcess, base: string, since: number, readyPa
   }
 }
 
-/** The server's V8 flags: the image's, or BENCH_NODE_FLAGS (space-separated) instead, to compare others. */
-const NODE_FLAGS = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS;
+/** The server's V8 flags: those for its database (as `npm start` and the image choose), or BENCH_NODE_FLAGS (space-separated) instead, to compare others. */
+const nodeFlags = (env: Record<string, string>) => process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? serverNodeFlags(env);
 
 /** The production build, started as the image starts it (its flags and allocator settings), with `env` on top of production defaults; its log goes to /dev/null. */
 export async function startBuiltServer(env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
   const since = performance.now();
-  const child = spawn(process.execPath, [...NODE_FLAGS, path.join(ROOT_DIR, SERVER_ENTRY)], {
+  const child = spawn(process.execPath, [...nodeFlags(env), path.join(ROOT_DIR, SERVER_ENTRY)], {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...SERVER_MALLOC_ENV, HOST: '127.0.0.1', PORT: String(port), ADMIN_PASSWORD: BENCH_PASSWORD, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import type { Test } from 'tap';
-import { ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../src/paths.ts';
+import { ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, serverNodeFlags } from '../../src/paths.ts';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,7 +34,7 @@ export interface ServerProcess {
 /** Starts dist/server/server.js (npm test builds it) with `env` on a free port; killed when the test ends. */
 export async function startBuiltServer(t: Test, env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT_DIR, SERVER_ENTRY)], {
+  const child = spawn(process.execPath, [...serverNodeFlags(env), path.join(ROOT_DIR, SERVER_ENTRY)], {
     cwd: ROOT_DIR,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...SERVER_MALLOC_ENV, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
