@@ -2,7 +2,8 @@
  * Around the dashboard's parts that load their code when first opened: when that code cannot be
  * fetched (the van's signal dropped, or a new version was deployed and the old file is gone), the
  * part says so and offers a reload, and the rest of the dashboard stays as it was. Without it an
- * error there unmounted the whole page. Opening another part (`part` changes) tries again.
+ * error there unmounted the whole page. Opening another part (`part` changes) clears the notice;
+ * the part that failed fails again until the page is reloaded (React keeps a lazy part's failure).
  */
 import { Component, type ReactNode } from 'react';
 
