@@ -27,9 +27,10 @@ export class PartBoundary extends Component<Props, { failed: boolean }> {
   override render() {
     if (!this.state.failed) return this.props.children;
     return (
-      <div className="notice notice-error" role="alert" ref={(notice) => notice?.scrollIntoView({ block: 'nearest' })}>
+      // As the views show a list that could not be loaded (BookingsView): the message, then the way out.
+      <div className="card empty" role="alert" ref={(notice) => notice?.scrollIntoView({ block: 'nearest' })}>
         <p>This part of the dashboard could not be loaded. Check the connection, then reload the page.</p>
-        <button type="button" className="button button-small" onClick={() => window.location.reload()}>
+        <button type="button" className="button button-primary" onClick={() => window.location.reload()}>
           Reload the page
         </button>
       </div>
