@@ -1,5 +1,6 @@
 /** The staff dashboard in Chromium: both sign-in modes, search, filters, the modal, status changes, CSV, the day view, axe, views opened while their code loads. */
 import { readFile } from 'node:fs/promises';
+import type { Request } from 'playwright-core';
 import t from 'tap';
 import { baseUrl, buildTestApp, TEST_ADMIN_PASSWORD } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, openView, signIn, waitForHydration } from '../support/browser.ts';
@@ -170,19 +171,24 @@ t.test('dashboard in Chromium', async (t) => {
     const card = page.locator('.booking-card').filter({ hasText: 'Held Customer' });
     await card.waitFor();
 
-    // Today's code held back until released, as on a slow connection.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/TodayView-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    // A chunk's code held back until released, as on a slow connection.
+    const holdBack = async (chunk: string) => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(new RegExp(`/${chunk}-[\\w-]+\\.js$`), async (route) => {
+        await held;
+        await route.continue();
+      });
+      return release;
+    };
+    const release = await holdBack('TodayView');
+    const isSchedule = (request: Request) => new URL(request.url()).pathname === '/v1/schedule';
     const scheduleRequests: string[] = [];
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname === '/v1/schedule') scheduleRequests.push(new URL(request.url()).search);
+      if (isSchedule(request)) scheduleRequests.push(new URL(request.url()).search);
     });
     const todayTab = page.getByRole('button', { name: 'Today', exact: true });
-    const asked = page.waitForRequest((request) => new URL(request.url()).pathname === '/v1/schedule');
+    const asked = page.waitForRequest(isSchedule);
     await todayTab.click();
     await page.waitForFunction(() => document.querySelector('.tabs [aria-busy="true"]')?.textContent?.trim() === 'Today');
     await asked;
@@ -202,12 +208,7 @@ t.test('dashboard in Chromium', async (t) => {
     t.same(scheduleRequests, ['', ''], 'the day view asks for today once');
 
     // A dialog likewise: the New booking button is marked busy until the form's code is here.
-    let releaseForm!: () => void;
-    const heldForm = new Promise<void>((resolve) => (releaseForm = resolve));
-    await page.route(/\/StaffBookingForm-[\w-]+\.js$/, async (route) => {
-      await heldForm;
-      await route.continue();
-    });
+    const releaseForm = await holdBack('StaffBookingForm');
     const newBooking = page.getByRole('button', { name: 'New booking' });
     await newBooking.click();
     await page.locator('.dashboard-head .button[aria-busy="true"]').waitFor();
