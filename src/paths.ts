@@ -21,9 +21,10 @@ export const MIGRATIONS_DIR = path.join(ROOT_DIR, 'migrations');
 export const CLIENT_DIST_DIR = path.join(ROOT_DIR, 'dist', 'client');
 
 /**
- * How the built server is started (`npm start`, the tests' and the benchmarks' servers, the
- * Docker image's CMD): `node <flags> dist/server/server.js`, with V8 flags for the database it
- * runs on (`serverNodeFlags`). Each set was measured with the booking benchmark (`npx tsx
+ * How the built server is started: `node <flags> dist/server/server.js`, with V8 flags for the
+ * database it runs on. `npm start`, the tests' and the benchmarks' servers choose them by
+ * `serverNodeFlags`; the Docker image's CMD has the embedded database's, and docker-compose.yml's
+ * app services, on PostgreSQL, PostgreSQL's (test/production-boot.test.ts checks both). Each set was measured with the booking benchmark (`npx tsx
  * test/bench/booking.ts`, and its 5-connection part alone, alternating the sets).
  *
  * On the embedded database, memory first (RSS ≤ 200 MB, issue 24): `--optimize-for-size` makes V8
@@ -55,6 +56,7 @@ export const POSTGRES_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=1
 export function serverNodeFlags(env: { DATABASE_URL?: string | undefined }): readonly string[] {
   return env.DATABASE_URL ? POSTGRES_NODE_FLAGS : EMBEDDED_NODE_FLAGS;
 }
+
 export const SERVER_ENTRY = 'dist/server/server.js';
 
 /**

@@ -33,7 +33,7 @@ async function started(child: ChildProcess, base: string, since: number, readyPa
 /** The server's V8 flags: those for its database (as `npm start` and the image choose), or BENCH_NODE_FLAGS (space-separated) instead, to compare others. */
 const nodeFlags = (env: Record<string, string>) => process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? serverNodeFlags(env);
 
-/** The production build, started as the image starts it (its flags and allocator settings), with `env` on top of production defaults; its log goes to /dev/null. */
+/** The production build, started as `npm start` starts it (the flags for its database and the allocator settings), with `env` on top of production defaults; its log goes to /dev/null. */
 export async function startBuiltServer(env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
   const since = performance.now();
