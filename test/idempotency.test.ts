@@ -221,6 +221,30 @@ forEachBackend(t, async (t, backend) => {
     t.same(await messagesFrom('Rolled Back'), []);
   });
 
+  t.test('a key is never committed claimed but unanswered: the database refuses the commit (migrations/025)', async (t) => {
+    const key = randomUUID();
+    await t.rejects(
+      app.db.transaction().execute(async (trx) => {
+        await sql`insert into idempotency_keys (scope, key, fingerprint) values ('test', ${key}, ${'0'.repeat(64)})`.execute(trx);
+      }),
+      /claimed but not answered/,
+    );
+    t.equal((await app.db.selectFrom('idempotency_keys').select('key').where('key', '=', key).execute()).length, 0, 'nothing was stored');
+    // Answered in the same transaction, the claim commits.
+    await app.db.transaction().execute(async (trx) => {
+      await sql`insert into idempotency_keys (scope, key, fingerprint) values ('test', ${key}, ${'0'.repeat(64)})`.execute(trx);
+      await sql`update idempotency_keys set response_status = 200, response_body = '{}' where scope = 'test' and key = ${key}`.execute(trx);
+    });
+    t.match(await app.db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).executeTakeFirst(), { response_status: 200, response_body: {} });
+    await t.rejects(
+      sql`update idempotency_keys set response_status = 200 where scope = 'test' and key = ${key}`.execute(app.db).then(() =>
+        sql`update idempotency_keys set response_status = null where scope = 'test' and key = ${key}`.execute(app.db),
+      ),
+      /idempotency_keys_answer_whole/,
+      'a status without a body (or the reverse) is refused at once',
+    );
+  });
+
   t.test('the header is documented on both routes', async (t) => {
     const doc = (await app.inject('/v1/openapi.json')).json();
     for (const path of ['/v1/create-booking', '/v1/contact-us-form']) {

@@ -3,7 +3,7 @@
  * active resources, the working hours, the weekly closed days, the travel buffer setting, the
  * closures overlapping the span and the held intervals of the place-holding jobs overlapping it.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from './database.ts';
 import { TRAVEL_BUFFER_KEY, WEEKLY_CLOSED_DAYS_KEY } from './settings.repository.ts';
 
@@ -29,10 +29,15 @@ export const PLACE_HOLDING_STATUSES = ['pending', 'confirmed', 'completed', 'no-
  * with itself).
  */
 export async function scheduleFacts(db: Db, from: number, to: number, excludeBookingId?: string): Promise<ScheduleFacts> {
+  const { rows } = await sql<ScheduleFacts>`select ${scheduleFactsColumns(from, to, excludeBookingId)}`.execute(db);
+  return scheduleFactsOf(rows[0]!);
+}
+
+/** scheduleFacts' columns, for a statement that reads more beside them in the same round trip. */
+export function scheduleFactsColumns(from: number, to: number, excludeBookingId?: string): RawBuilder<unknown> {
   const span = sql`tstzrange(to_timestamp(${from / 1000}), to_timestamp(${to / 1000}), '[)')`;
   const exclude = excludeBookingId ? sql`and id <> ${excludeBookingId}::uuid` : sql``;
-  const { rows } = await sql<ScheduleFacts>`
-    select
+  return sql`
       (select coalesce(json_agg(json_build_object('id', id, 'kind', kind, 'position', position, 'name', name) order by position, created_at, id), '[]')
          from resources where active) as resources,
       (select coalesce(json_agg(json_build_object('kind', kind, 'weekday', weekday, 'opens', opens, 'closes', closes)), '[]')
@@ -45,7 +50,17 @@ export async function scheduleFacts(db: Db, from: number, to: number, excludeBoo
          from closures where during && ${span}) as closures,
       (select coalesce(json_agg(json_build_array(resource_id, extract(epoch from lower(held)) * 1000, extract(epoch from upper(held)) * 1000)), '[]')
          from bookings
-         where held && ${span} and resource_id is not null and status in ('pending', 'confirmed', 'completed', 'no-show') ${exclude}) as busy`.execute(db);
-  const facts = rows[0]!;
-  return { ...facts, busy: facts.busy.map(([id, start, end]) => [id, Number(start), Number(end)]) };
+         where held && ${span} and resource_id is not null and status in ('pending', 'confirmed', 'completed', 'no-show') ${exclude}) as busy`;
+}
+
+/** The facts of a row read with scheduleFactsColumns (the held intervals' bounds come as numeric text). */
+export function scheduleFactsOf(row: ScheduleFacts): ScheduleFacts {
+  return {
+    resources: row.resources,
+    hours: row.hours,
+    weeklyClosedDays: row.weeklyClosedDays,
+    travelBuffer: row.travelBuffer,
+    closures: row.closures,
+    busy: row.busy.map(([id, start, end]) => [id, Number(start), Number(end)]),
+  };
 }

@@ -1,6 +1,8 @@
 /** Data access for bookings: plain functions over a Kysely instance or transaction. */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Booking, BookingStatusChange, Database, NewBooking, NewBookingStatusChange } from './database.ts';
+import { scheduleFactsColumns, scheduleFactsOf, type ScheduleFacts } from './availability.repository.ts';
+import { anyToLapse } from './email-confirmation.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -94,33 +96,88 @@ export async function lockEmailBrakeAndPlacement(trx: Db, customer: CustomerIden
 }
 
 /**
- * What the booking rules need of a customer's bookings, in one round trip, the customer being
- * the canonical e-mail (lower case, no +tag, gmail's dots ignored) or the canonical phone
- * (national form): how many are pending or confirmed from `fromDate` on by the e-mail (the cap is
- * per address), whether any by the e-mail or the phone is not cancelled (then there is no
- * first-service discount), and whether any by either is completed (then the customer is not new:
- * the hourly brake does not count them). Each part probes a partial index of migrations/013.
+ * What the booking rules need of a customer's bookings, the customer being the canonical e-mail
+ * (lower case, no +tag, gmail's dots ignored) or the canonical phone (national form).
  */
-export async function customerBookingFacts(
-  db: Db,
-  customer: CustomerIdentity,
-  fromDate: string,
-): Promise<{ upcoming: number; hasActive: boolean; hasCompleted: boolean }> {
-  const facts = (await customerBookingFactsQuery(customer, fromDate).execute(db)).rows[0]!;
-  return { upcoming: Number(facts.upcoming), hasActive: facts.has_active, hasCompleted: facts.has_completed };
+export interface CustomerFacts {
+  upcoming: number;
+  hasActive: boolean;
+  hasCompleted: boolean;
 }
 
-/** customerBookingFacts' statement (exported so that a test can EXPLAIN it). */
-export function customerBookingFactsQuery(customer: CustomerIdentity, fromDate: string) {
-  return sql<{ upcoming: string | number; has_active: boolean; has_completed: boolean }>`
-    with customer as (select canonical_email(${customer.email}) as email, canonical_phone(${customer.phone ?? ''}) as phone)
-    select
+type CustomerFactsRow = { upcoming: string | number; has_active: boolean; has_completed: boolean };
+
+const customerFactsOf = (row: CustomerFactsRow): CustomerFacts => ({ upcoming: Number(row.upcoming), hasActive: row.has_active, hasCompleted: row.has_completed });
+
+/** The `customer` the facts' columns read: the canonical e-mail and phone. */
+const customerCte = (customer: CustomerIdentity) =>
+  sql`with customer as (select canonical_email(${customer.email}) as email, canonical_phone(${customer.phone ?? ''}) as phone)`;
+
+/** The customer's facts (see newBookingFacts) as columns over customerCte. */
+const customerFactsColumns = (fromDate: string) => sql`
       (select count(*) from bookings
         where email_canonical = customer.email and email_canonical is not null
           and status in ('pending', 'confirmed') and "date" >= ${fromDate}) as upcoming,
       ${uncancelledOf(sql`true`)} as has_active,
-      ${uncancelledOf(sql`status = 'completed'`)} as has_completed
+      ${uncancelledOf(sql`status = 'completed'`)} as has_completed`;
+
+/** The new customers' bookings of the last hour (by the database's clock, which wrote created_at): one range probe of bookings_new_customer_created_idx. */
+const newCustomersLastHour = sql<string | number>`(select count(*) from bookings where new_customer and created_at > now() - interval '1 hour')`;
+
+/** What taking a booking reads once its locks are held (see newBookingFacts). */
+export interface NewBookingFacts {
+  customer: CustomerFacts;
+  /** The new customers' bookings of the last hour, when asked for (the brake applies). */
+  newCustomersLastHour?: number;
+  /** Whether bookings on the date lapse now, unconfirmed (anyToLapse): then the schedule is read again once they have. */
+  lapsable: boolean;
+  /** The schedule facts of the placement's span. */
+  schedule: ScheduleFacts;
+}
+
+/** newBookingFacts' statement (exported so that a test can EXPLAIN it). */
+export function newBookingFactsQuery(customer: CustomerIdentity, fromDate: string, placement: NewBookingPlacement) {
+  return sql<CustomerFactsRow & ScheduleFacts & { lapsable: boolean; new_customers: string | number | null }>`
+    ${customerCte(customer)}
+    select ${customerFactsColumns(fromDate)},
+      ${placement.countNewCustomers ? newCustomersLastHour : sql`null`} as new_customers,
+      ${anyToLapse(placement.now, placement.date)} as lapsable,
+      ${scheduleFactsColumns(placement.span[0], placement.span[1])}
     from customer`;
+}
+
+/** Where the booking is to be placed (see newBookingFacts). */
+export interface NewBookingPlacement {
+  date: string;
+  span: readonly [number, number];
+  now: Date;
+  countNewCustomers: boolean;
+}
+
+/**
+ * What taking a new booking reads once its locks are held, in one round trip (each part as its
+ * own statement would read it): the customer's facts (how many bookings are pending or confirmed
+ * from `fromDate` on by the e-mail, the cap being per address; whether any by the
+ * e-mail or the phone is not cancelled, then there is no first-service discount; whether any by
+ * either is completed, then the customer is not new and the hourly brake does not count them:
+ * each part probes a partial index of migrations/013), the new customers' bookings of the last
+ * hour when `countNewCustomers` (the brake's count, under its lock), whether any
+ * booking on `placement.date` lapses at `placement.now` (anyToLapse), and the schedule facts of
+ * `placement.span` (scheduleFacts).
+ */
+export async function newBookingFacts(
+  trx: Db,
+  customer: CustomerIdentity,
+  fromDate: string,
+  placement: NewBookingPlacement,
+): Promise<NewBookingFacts> {
+  const row = (await newBookingFactsQuery(customer, fromDate, placement).execute(trx)).rows[0]!;
+  return {
+    customer: customerFactsOf(row),
+    ...(row.new_customers === null ? {} : { newCustomersLastHour: Number(row.new_customers) }),
+    lapsable: row.lapsable,
+    schedule: scheduleFactsOf(row),
+  };
 }
 
 /**
@@ -137,17 +194,6 @@ function uncancelledOf(also: RawBuilder<boolean>) {
 }
 
 /**
- * How many bookings by new customers were made in the last hour (by the database's clock, which
- * wrote created_at): one range probe of bookings_new_customer_created_idx. Called under the
- * brake's lock (lockEmailBrakeAndPlacement).
- */
-export async function newCustomerBookingsInLastHour(db: Db): Promise<number> {
-  const row = await sql<{ n: string | number }>`
-    select count(*) as n from bookings where new_customer and created_at > now() - interval '1 hour'`.execute(db);
-  return Number(row.rows[0]!.n);
-}
-
-/**
  * True when the customer (the canonical e-mail, or the canonical phone when given) has a booking
  * that is not cancelled: the first-service discount's question, in one round trip.
  */
@@ -157,9 +203,7 @@ export async function hasActiveBookingFor(db: Db, customer: CustomerIdentity): P
 
 /** hasActiveBookingFor's statement (exported so that a test can EXPLAIN it). */
 export function hasActiveBookingQuery(customer: CustomerIdentity) {
-  return sql<{ found: boolean }>`
-    with customer as (select canonical_email(${customer.email}) as email, canonical_phone(${customer.phone ?? ''}) as phone)
-    select ${uncancelledOf(sql`true`)} as found from customer`;
+  return sql<{ found: boolean }>`${customerCte(customer)} select ${uncancelledOf(sql`true`)} as found from customer`;
 }
 
 /** Holds every kind's every day still until the end of the transaction (see lockPlacement). */

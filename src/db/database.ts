@@ -210,9 +210,10 @@ export interface IdempotencyKeysTable {
   key: string;
   /** SHA-256 (hex) of the canonical JSON of the request body. */
   fingerprint: string;
-  response_status: number;
-  /** Written as JSON text, read back parsed. */
-  response_body: ColumnType<unknown, string, string>;
+  /** Null only inside the transaction that claimed the key, until it writes the answer (migrations/025). */
+  response_status: number | null;
+  /** Written as JSON text, read back parsed; null with response_status. */
+  response_body: ColumnType<unknown, string | null, string | null>;
   /** Set by the database; rewritten only when an expired key is used again. */
   created_at: ColumnType<Date, never, Date>;
 }

@@ -8,11 +8,29 @@ type Db = Kysely<Database>;
 const expired = (hours: number) => sql<Date>`now() - make_interval(hours => ${hours})`;
 
 /**
- * Serialises the requests carrying one key until the end of the transaction, so that the second
- * of two simultaneous requests waits for the first to commit its answer, then finds it.
+ * Claims the key for this transaction (migrations/025): inserts its row, unanswered, or takes over
+ * an expired row not purged yet. A second request with the same key waits here, on the unique
+ * index, until the transaction holding it ends. True when claimed; false when a live answer is
+ * stored (committed before this statement returned: read it with findIdempotencyKey).
  */
-export async function lockIdempotencyKey(trx: Db, scope: string, key: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`idempotency ${scope} ${key}`}, 0))`.execute(trx);
+export async function claimIdempotencyKey(trx: Db, row: Pick<NewIdempotencyKey, 'scope' | 'key' | 'fingerprint'>, ttlHours: number): Promise<boolean> {
+  const claimed = await trx
+    .insertInto('idempotency_keys')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['scope', 'key'])
+        .doUpdateSet((eb) => ({
+          fingerprint: eb.ref('excluded.fingerprint'),
+          response_status: null,
+          response_body: null,
+          created_at: sql<Date>`now()`,
+        }))
+        .where('idempotency_keys.created_at', '<=', expired(ttlHours)),
+    )
+    .returning('key')
+    .executeTakeFirst();
+  return claimed !== undefined;
 }
 
 /** The stored answer for a key, unless it is older than `ttlHours`. */
@@ -27,25 +45,15 @@ export async function findIdempotencyKey(db: Db, scope: string, key: string, ttl
 }
 
 /**
- * Stores the answer for a key. An expired row with the same key, not purged yet, is replaced; a
- * live one is never overwritten (the caller holds the key's lock and found none), so the insert
- * failing to return a row means a bug, and the transaction is rolled back.
+ * Stores the answer for the key this transaction claimed. The row is there (the claim wrote it and
+ * holds it), so an update of no row means a bug, and the transaction is rolled back.
  */
-export async function insertIdempotencyKey(db: Db, row: NewIdempotencyKey, ttlHours: number): Promise<void> {
-  await db
-    .insertInto('idempotency_keys')
-    .values(row)
-    .onConflict((oc) =>
-      oc
-        .columns(['scope', 'key'])
-        .doUpdateSet((eb) => ({
-          fingerprint: eb.ref('excluded.fingerprint'),
-          response_status: eb.ref('excluded.response_status'),
-          response_body: eb.ref('excluded.response_body'),
-          created_at: sql<Date>`now()`,
-        }))
-        .where('idempotency_keys.created_at', '<=', expired(ttlHours)),
-    )
+export async function answerIdempotencyKey(trx: Db, scope: string, key: string, answer: { response_status: number; response_body: string }): Promise<void> {
+  await trx
+    .updateTable('idempotency_keys')
+    .set(answer)
+    .where('scope', '=', scope)
+    .where('key', '=', key)
     .returning('key')
     .executeTakeFirstOrThrow();
 }

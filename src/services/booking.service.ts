@@ -18,19 +18,12 @@ import { bookingWindow, staffBookingWindow, todayInAuckland } from '../domain/bo
 import { MESSAGES, tooManyActiveBookings } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { durationFor } from '../domain/catalogue.ts';
-import {
-  customerBookingFacts,
-  insertBookingUnlessReferenceTaken,
-  listAllBookings,
-  lockEmailAndPlacement,
-  lockEmailBrakeAndPlacement,
-  newCustomerBookingsInLastHour,
-} from '../db/bookings.repository.ts';
+import { insertBookingUnlessReferenceTaken, listAllBookings, lockEmailAndPlacement, lockEmailBrakeAndPlacement, newBookingFacts } from '../db/bookings.repository.ts';
 import { bookingColumnsOf } from '../db/booking-input.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { listPriceCents, quoteFor, withAdjustment, type PriceAdjustment } from '../domain/pricing.ts';
 import { adjustmentErrors, STAFF_BOOKING_MESSAGES, staffStartErrors } from '../domain/staff-booking-rules.ts';
-import { kindOf, placeJob } from './scheduling.service.ts';
+import { kindOf, placeJob, placementSpan } from './scheduling.service.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';
 import { newBookingReference } from './booking-reference.ts';
 import { newManageLink } from '../db/manage-link.repository.ts';
@@ -125,19 +118,29 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     const customerIdentity = { email: input.email, phone: input.phone };
     if (braked) await lockEmailBrakeAndPlacement(trx, customerIdentity, input.date, kind);
     else await lockEmailAndPlacement(trx, customerIdentity, input.date, kind);
-    const customer = await customerBookingFacts(trx, customerIdentity, todayInAuckland(options.now));
+    // Everything the rules read under those locks, in one round trip: the customer's bookings,
+    // the brake's count, whether bookings that day lapse now, and the day's schedule.
+    const read = await newBookingFacts(trx, customerIdentity, todayInAuckland(options.now), {
+      date: input.date,
+      span: placementSpan(input.date),
+      now: options.now,
+      countNewCustomers: braked,
+    });
+    const customer = read.customer;
     if (customer.upcoming >= options.maxActivePerEmail) {
       const message = tooManyActiveBookings(options.maxActivePerEmail);
       throw conflict(message, [{ field: 'email', message }]);
     }
     // Online and never served: counted, under the brake's lock, against the rolling hour.
     const newCustomer = (options.source ?? 'online') === 'online' && !customer.hasCompleted;
-    if (braked && newCustomer && (await newCustomerBookingsInLastHour(trx)) >= options.onlineNewBookingsPerHour!) {
+    if (braked && newCustomer && read.newCustomersLastHour! >= options.onlineNewBookingsPerHour!) {
       throw newCustomerBrakeHit(options.mail.business.phone);
     }
-    // Bookings on that day whose customers never confirmed them give their places up first.
-    await lapseUnconfirmed(trx, options.now, input.date);
-    const placement = await placeJob(trx, { kind, date: input.date, time: input.time, durationMinutes, ...(staff?.resourceId ? { resourceId: staff.resourceId } : {}) });
+    // Bookings on that day whose customers never confirmed them give their places up first (and
+    // the schedule is read again without them).
+    if (read.lapsable) await lapseUnconfirmed(trx, options.now, input.date);
+    const request = { kind, date: input.date, time: input.time, durationMinutes, ...(staff?.resourceId ? { resourceId: staff.resourceId } : {}) };
+    const placement = await placeJob(trx, request, read.lapsable ? undefined : read.schedule);
     // Under the address's lock: of two first bookings sent at once, the second waits and then
     // sees the first.
     const quote = withAdjustment(quoteFor(listCents, !customer.hasActive), staff?.priceAdjustment ?? null);

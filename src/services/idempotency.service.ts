@@ -4,9 +4,10 @@
  * transaction as the row it reports, and the same key with the same body gets that answer again,
  * never a second row. The same key with another body is refused (422).
  *
- * The key's advisory lock is the transaction's first statement, so a second request sent at the
- * same moment waits for the first to commit and then finds its answer (read committed: each
- * statement sees what was committed before it started).
+ * The key is claimed by the transaction's first statement, which inserts its row (unanswered until
+ * the answer is written, before the commit: migrations/025), so a second request sent at the same
+ * moment waits on the key's unique index for the first to commit and then finds its answer (read
+ * committed: the next statement sees what was committed before it started).
  *
  * Only successful answers are stored. A failure thrown by the work (invalid input, a full or
  * closed slot, a lost database) rolls everything back, the key included, so a retry with the same
@@ -18,7 +19,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { deleteExpiredIdempotencyKeys, findIdempotencyKey, insertIdempotencyKey, lockIdempotencyKey } from '../db/idempotency-keys.repository.ts';
+import { answerIdempotencyKey, claimIdempotencyKey, deleteExpiredIdempotencyKeys, findIdempotencyKey } from '../db/idempotency-keys.repository.ts';
 import { idempotencyKeyReused } from '../errors.ts';
 
 /** How long a key is remembered. */
@@ -98,21 +99,24 @@ async function answerInTransaction<T>(
   const { scope, key } = request;
   const fingerprint = fingerprintOf(request.payload);
   return db.transaction().execute(async (trx) => {
-    await lockIdempotencyKey(trx, scope, key);
-    const stored = await findIdempotencyKey(trx, scope, key, IDEMPOTENCY_KEY_TTL_HOURS);
-    if (stored) {
-      if (stored.fingerprint !== fingerprint) throw idempotencyKeyReused();
-      return { status: stored.response_status, body: stored.response_body as T, replayed: true };
+    // Claimed, or answered already. A stored answer can expire (and be purged) between the claim
+    // that found it live and its read: the key is then claimed again.
+    for (let attempt = 1; !(await claimIdempotencyKey(trx, { scope, key, fingerprint }, IDEMPOTENCY_KEY_TTL_HOURS)); attempt++) {
+      const stored = await findIdempotencyKey(trx, scope, key, IDEMPOTENCY_KEY_TTL_HOURS);
+      if (stored) {
+        if (stored.fingerprint !== fingerprint) throw idempotencyKeyReused();
+        return { status: stored.response_status!, body: stored.response_body as T, replayed: true };
+      }
+      if (attempt === CLAIM_ATTEMPTS) throw new Error(`Idempotency key ${scope} ${key}: neither claimed nor answered in ${CLAIM_ATTEMPTS} attempts`);
     }
     const answer = await produce(trx);
-    await insertIdempotencyKey(
-      trx,
-      { scope, key, fingerprint, response_status: answer.status, response_body: JSON.stringify(answer.body) },
-      IDEMPOTENCY_KEY_TTL_HOURS,
-    );
+    await answerIdempotencyKey(trx, scope, key, { response_status: answer.status, response_body: JSON.stringify(answer.body) });
     return { ...answer, replayed: false };
   });
 }
+
+/** A key found live, then gone by its read, is claimed again; twice in a row cannot happen within a day's TTL. */
+const CLAIM_ATTEMPTS = 3;
 
 /** Deletes the expired keys; returns how many. */
 export function purgeExpiredKeys(db: Kysely<Database>): Promise<number> {

@@ -129,6 +129,9 @@ function daySpan(from: string, to: string): [number, number] {
   return [aucklandInstant(from, '00:00'), aucklandInstant(addDaysToDay(to, 1), '00:00') + SPILL_MS];
 }
 
+/** The instants whose schedule facts placing a job on `date` reads (for a caller reading them with more: placeJob's `known`). */
+export const placementSpan = (date: string): [number, number] => daySpan(date, date);
+
 /** One date's facts out of a range's: only the jobs and closures of that date's span, so its lanes stay short. */
 function factsOfDay(facts: ScheduleFacts, date: string): ScheduleFacts {
   const [from, to] = daySpan(date, date);
@@ -229,10 +232,11 @@ export const RESOURCE_BUSY_MESSAGE = 'That van or bay is busy for part of this j
 /**
  * Places a job: the resource it gets and its instants, or a PlacementRefusedError saying why not.
  * The caller holds the kind's day lock (lockPlacement or lockEmailAndPlacement) and writes the
- * answer in the same transaction.
+ * answer in the same transaction. `known`: the schedule facts of placementSpan(request.date), read
+ * under that lock by the caller with more of its own (otherwise placeJob reads them).
  */
-export async function placeJob(trx: Kysely<Database>, request: PlacementRequest): Promise<Placement> {
-  const facts = await scheduleFacts(trx, ...daySpan(request.date, request.date), request.bookingId);
+export async function placeJob(trx: Kysely<Database>, request: PlacementRequest, known?: ScheduleFacts): Promise<Placement> {
+  const facts = known ?? (await scheduleFacts(trx, ...placementSpan(request.date), request.bookingId));
   const bufferMinutes = bufferMinutesFor(request.kind, facts);
   const start = aucklandInstant(request.date, request.time);
   const day = kindDay(facts, request.kind, request.date);

@@ -104,38 +104,32 @@ const values = (count: number, width: number, from = 0) =>
 
 /** The statements of the app's booking transaction, in its order, as PostgreSQL logged them. */
 const SQL = {
-  keyLock: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
-  keyRead: 'select * from "idempotency_keys" where "scope" = $1 and "key" = $2 and "created_at" > now() - make_interval(hours => $3)',
+  keyClaim:
+    'insert into "idempotency_keys" ("scope", "key", "fingerprint") values ($1, $2, $3) on conflict ("scope", "key") do update set "fingerprint" = "excluded"."fingerprint", "response_status" = $4, "response_body" = $5, "created_at" = now() where "idempotency_keys"."created_at" <= now() - make_interval(hours => $6) returning "key"',
   placeLocks:
     "select pg_advisory_xact_lock(hashtextextended('email:' || canonical_email($1), 0)), pg_advisory_xact_lock(hashtextextended('phone:' || canonical_phone($2), 0)), pg_advisory_xact_lock_shared(hashtextextended($3, 0)), pg_advisory_xact_lock(hashtextextended($4, 0))",
-  customer: `with customer as (select canonical_email($1) as email, canonical_phone($2) as phone)
+  facts: `with customer as (select canonical_email($1) as email, canonical_phone($2) as phone)
     select
       (select count(*) from bookings where email_canonical = customer.email and email_canonical is not null and status in ('pending', 'confirmed') and "date" >= $3) as upcoming,
       (exists (select 1 from bookings where email_canonical = customer.email and email_canonical is not null and status <> 'cancelled' and true)
         or exists (select 1 from bookings where phone_canonical = customer.phone and phone_canonical is not null and status <> 'cancelled' and true)) as has_active,
       (exists (select 1 from bookings where email_canonical = customer.email and email_canonical is not null and status <> 'cancelled' and status = 'completed')
-        or exists (select 1 from bookings where phone_canonical = customer.phone and phone_canonical is not null and status <> 'cancelled' and status = 'completed')) as has_completed
-    from customer`,
-  lapse: `WITH lapsed AS (
-      UPDATE bookings SET status = 'cancelled', lapsed_at = $1, version = version + 1
-      WHERE awaiting_email_until IS NOT NULL AND awaiting_email_until <= $2 AND status = 'pending' AND date = $3
-      RETURNING id)
-    INSERT INTO booking_status_changes (booking_id, from_status, to_status, changed_by, changed_at, note)
-    SELECT id, 'pending', 'cancelled', $4, $5, $6 FROM lapsed RETURNING booking_id`,
-  schedule: `select
+        or exists (select 1 from bookings where phone_canonical = customer.phone and phone_canonical is not null and status <> 'cancelled' and status = 'completed')) as has_completed,
+      null as new_customers,
+      exists (select 1 from bookings where awaiting_email_until IS NOT NULL AND awaiting_email_until <= $4 AND status = 'pending' AND date = $5) as lapsable,
       (select coalesce(json_agg(json_build_object('id', id, 'kind', kind, 'position', position, 'name', name) order by position, created_at, id), '[]') from resources where active) as resources,
       (select coalesce(json_agg(json_build_object('kind', kind, 'weekday', weekday, 'opens', opens, 'closes', closes)), '[]') from working_hours) as hours,
-      (select value from settings where key = $1) as "weeklyClosedDays",
-      (select value from settings where key = $2) as "travelBuffer",
+      (select value from settings where key = $6) as "weeklyClosedDays",
+      (select value from settings where key = $7) as "travelBuffer",
       (select coalesce(json_agg(json_build_object('date', "date", 'kind', kind, 'resourceId', resource_id, 'wholeDay', from_time is null,
           'start', extract(epoch from starts_at) * 1000, 'end', extract(epoch from ends_at) * 1000)), '[]')
-         from closures where during && tstzrange(to_timestamp($3), to_timestamp($4), '[)')) as closures,
+         from closures where during && tstzrange(to_timestamp($8), to_timestamp($9), '[)')) as closures,
       (select coalesce(json_agg(json_build_array(resource_id, extract(epoch from lower(held)) * 1000, extract(epoch from upper(held)) * 1000)), '[]')
-         from bookings where held && tstzrange(to_timestamp($5), to_timestamp($6), '[)') and resource_id is not null and status in ('pending', 'confirmed', 'completed', 'no-show')) as busy`,
+         from bookings where held && tstzrange(to_timestamp($10), to_timestamp($11), '[)') and resource_id is not null and status in ('pending', 'confirmed', 'completed', 'no-show')) as busy
+    from customer`,
   booking: `insert into "bookings" (${BOOKING_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${values(1, BOOKING_COLUMNS.length)} on conflict ("reference") do nothing returning *`,
   outbox: `insert into "outbox_emails" (${OUTBOX_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${values(3, OUTBOX_COLUMNS.length)}`,
-  keyWrite:
-    'insert into "idempotency_keys" ("scope", "key", "fingerprint", "response_status", "response_body") values ($1, $2, $3, $4, $5) on conflict ("scope", "key") do update set "fingerprint" = "excluded"."fingerprint", "response_status" = "excluded"."response_status", "response_body" = "excluded"."response_body", "created_at" = now() where "idempotency_keys"."created_at" <= now() - make_interval(hours => $6) returning "key"',
+  keyAnswer: 'update "idempotency_keys" set "response_status" = $1, "response_body" = $2 where "scope" = $3 and "key" = $4 returning "key"',
 };
 
 /**
@@ -186,15 +180,12 @@ async function rawTransaction(url: string) {
     };
     await client.query('begin');
     try {
-      await client.query(SQL.keyLock, [`idempotency create-booking ${key}`]);
-      await client.query(SQL.keyRead, ['create-booking', key, 24]);
+      await client.query(SQL.keyClaim, ['create-booking', key, answer!.fingerprint, null, null, 24]);
       await client.query(SQL.placeLocks, [email, phone, 'schedule', `place:onsite:${date}`]);
-      await client.query(SQL.customer, [email, phone, todayInAuckland(now)]);
-      await client.query(SQL.lapse, [now, now, date, 'Not confirmed by e-mail', now, 'Lapsed: the customer did not confirm it from the e-mail in time']);
-      await client.query(SQL.schedule, ['weekly_closed_days', 'travel_buffer_minutes', dayStart, dayEnd, dayStart, dayEnd]);
+      await client.query(SQL.facts, [email, phone, todayInAuckland(now), now, date, 'weekly_closed_days', 'travel_buffer_minutes', dayStart, dayEnd, dayStart, dayEnd]);
       await client.query(SQL.booking, BOOKING_COLUMNS.map((column) => row[column]));
       await client.query(SQL.outbox, mails.flatMap((mail) => OUTBOX_COLUMNS.map((column) => (column === 'booking_id' ? id : column === 'snapshot' ? snapshot : column === 'text_body' || column === 'html_body' || column === 'ics' ? null : mail[column]))));
-      await client.query(SQL.keyWrite, ['create-booking', key, answer!.fingerprint, answer!.response_status, answer!.response_body, 24]);
+      await client.query(SQL.keyAnswer, [answer!.response_status, answer!.response_body, 'create-booking', key]);
       await client.query('commit');
     } catch (error) {
       await client.query('rollback');
