@@ -6,7 +6,7 @@ import { BOOT_SCRIPT_HASH, renderDocument, serializeData } from '../src/render/d
 const assets = {
   script: '/assets/entry-client-abc.js',
   styles: ['/assets/entry-client-abc.css'],
-  pages: { HomePage: { scripts: ['/assets/HomePage-def.js'], styles: ['/assets/home.css'], css: '.hero{color:red}', cssHash: "'sha256-x'" } },
+  pages: { HomePage: { scripts: ['/assets/HomePage-def.js'], styles: ['/assets/home.css'], css: '.hero{color:red}', cssHash: "'sha256-x'", lazyParts: {} } },
 };
 
 t.test('hydration data cannot close its script tag and round-trips', async (t) => {

@@ -19,6 +19,13 @@ export interface PageAssets {
   css: string;
   /** The Content-Security-Policy source that allows that block: `'sha256-…'`. */
   cssHash: string;
+  /**
+   * The page's parts loaded when first needed (its dynamic imports, and theirs), by module (as
+   * the manifest names it: `staff/components/DayView.tsx`): the part's chunk and every chunk it
+   * imports that the page has not loaded already, to be fetched at once when the part is opened
+   * (client/staff/lib/lazy-part.ts) instead of one import after another. The staff's pages only.
+   */
+  lazyParts: Record<string, string[]>;
 }
 
 /** A style block's Content-Security-Policy source. */
@@ -82,7 +89,35 @@ export function loadClientAssets(clientDir: string): ClientAssets {
     // A stylesheet imported from two chunks (Field.css) is listed by both: linked once, where it first comes.
     const pageStyles = [...new Set(styles)];
     const css = [...entryStyles, ...pageStyles].map(textOf).join('\n');
-    pages[name] = { scripts, styles: pageStyles, css, cssHash: styleHashSource(css) };
+        // The staff's parts open on a tap (a view, a dialog); a public page loads its own as soon as it
+    // has hydrated (the booking wizard's later steps), with nobody waiting on them yet.
+    const lazyParts = key.startsWith('staff/') ? lazyPartsOf(manifest, key) : {};
+    pages[name] = { scripts, styles: pageStyles, css, cssHash: styleHashSource(css), lazyParts };
   }
   return { script: `/${entry.file}`, styles: entryStyles, pages };
+}
+
+/**
+ * The chunks of each part `pageKey` loads when first needed, and of their own such parts: the
+ * part's chunk and what it imports, less what the page itself loads (the entry, the page's chunk
+ * and theirs). A part opened from another part counts what that one loaded as loaded too.
+ */
+function lazyPartsOf(manifest: Record<string, ManifestChunk>, pageKey: string): Record<string, string[]> {
+  const staticChunks = (key: string, into = new Set<string>()): Set<string> => {
+    if (into.has(key) || !manifest[key]) return into;
+    into.add(key);
+    for (const imported of manifest[key].imports ?? []) staticChunks(imported, into);
+    return into;
+  };
+  const parts: Record<string, string[]> = {};
+  const visit = (key: string, loaded: Set<string>) => {
+    for (const part of manifest[key]?.dynamicImports ?? []) {
+      if (part in parts || !manifest[part]) continue;
+      const chunks = [...staticChunks(part)].filter((chunk) => !loaded.has(chunk));
+      parts[part] = chunks.map((chunk) => `/${manifest[chunk]!.file}`);
+      visit(part, new Set([...loaded, ...chunks]));
+    }
+  };
+  visit(pageKey, staticChunks(pageKey, staticChunks(ENTRY)));
+  return parts;
 }

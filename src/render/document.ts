@@ -75,6 +75,15 @@ export const BOOT_SCRIPT =
   'else requestAnimationFrame(()=>requestAnimationFrame(()=>setTimeout(go)))})()';
 export const BOOT_SCRIPT_HASH = `sha256-${createHash('sha256').update(BOOT_SCRIPT).digest('base64')}`;
 
+/**
+ * The page's lazily loaded parts and their chunks (PageAssets.lazyParts) for client/staff/lib/lazy-part.ts,
+ * as `module href href;module href`: module names and URLs hold neither spaces nor semicolons.
+ */
+function lazyPartsAttribute(parts: Record<string, string[]> | undefined): string {
+  const entries = Object.entries(parts ?? {});
+  return entries.length === 0 ? '' : ` data-lazy="${escapeHtml(entries.map(([part, chunks]) => [part, ...chunks].join(' ')).join(';'))}"`;
+}
+
 const meta = (attribute: 'name' | 'property', key: string, value: string) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
 
 export function renderDocument({ path, business, assets, state }: DocumentInput): string {
@@ -117,7 +126,7 @@ export function renderDocument({ path, business, assets, state }: DocumentInput)
     `<head>${head.join('')}</head>`,
     `<body><div id="root" data-page="${page.module}">${html}</div>`,
     `<script type="application/json" id="__DATA__">${serializeData(props)}</script>`,
-    `<script data-modules="${[assets.script, ...(pageAssets?.scripts ?? [])].join(' ')}"${pageAssets ? ` data-styles="${[...assets.styles, ...pageAssets.styles].join(' ')}"` : ''}>${BOOT_SCRIPT}</script>`,
+    `<script data-modules="${[assets.script, ...(pageAssets?.scripts ?? [])].join(' ')}"${pageAssets ? ` data-styles="${[...assets.styles, ...pageAssets.styles].join(' ')}"` : ''}${lazyPartsAttribute(pageAssets?.lazyParts)}>${BOOT_SCRIPT}</script>`,
     '</body></html>',
   ].join('');
 }

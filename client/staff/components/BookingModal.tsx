@@ -3,7 +3,8 @@
  * their history. A native modal <dialog>: the page behind is inert, focus stays inside, Escape,
  * Close and the X button close it.
  */
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { lazyPart } from '../lib/lazy-part.ts';
 import { adjustmentLabel, discountLabel, formatNzd } from '#domain/pricing.ts';
 import type { BookingDto, StatusChangeDto } from '../lib/staff-api.ts';
 import { useOpening } from '../lib/use-opening.ts';
@@ -17,7 +18,7 @@ import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './BookingModal.css';
 
 // Loaded when "Edit booking" is first pressed (issue 21).
-const EditBookingDialog = lazy(() => import('./EditBookingDialog.tsx'));
+const EditBookingDialog = lazyPart('staff/components/EditBookingDialog.tsx', () => import('./EditBookingDialog.tsx'));
 
 /** The wall-clock end of the work: the start plus the duration the job was booked with. */
 function endOf(booking: BookingDto): string {

@@ -3,7 +3,8 @@
  * details modal, plus status changes, paging and CSV export. Searching and filtering happen in
  * PostgreSQL through /v1/bookings, a page at a time.
  */
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
+import { lazyPart } from '../lib/lazy-part.ts';
 import { BOOKING_STATUSES } from '#domain/booking-status.ts';
 import { ApiError, CONFIRMATION_FILTERS, filterQuery, staffApi, type BookingDto, type BookingFilters, type StatusChangeDto } from '../lib/staff-api.ts';
 import { useOpening } from '../lib/use-opening.ts';
@@ -12,9 +13,9 @@ import '../../components/Field.css';
 import './BookingsView.css';
 
 // Loaded when a booking is first opened: the dashboard's eagerly loaded bundle stays within its budget.
-const BookingModal = lazy(() => import('./BookingModal.tsx').then((module) => ({ default: module.BookingModal })));
+const BookingModal = lazyPart('staff/components/BookingModal.tsx', () => import('./BookingModal.tsx').then((module) => ({ default: module.BookingModal })));
 // "Complete" asks for the amount and the payment (issue 21), never a bare status change.
-const CompleteDialog = lazy(() => import('./CompleteDialog.tsx'));
+const CompleteDialog = lazyPart('staff/components/CompleteDialog.tsx', () => import('./CompleteDialog.tsx'));
 
 const NO_FILTERS: BookingFilters = { q: '', service: '', date: '', status: '' };
 const SEARCH_DELAY_MS = 250;

@@ -5,7 +5,8 @@
  * booked hours. A job is moved with a form (MoveDialog), never by dragging alone. Loaded when its
  * tab is first opened, like the Schedule view, so the dashboard's first bundle stays in its budget.
  */
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { lazyPart } from '../lib/lazy-part.ts';
 import { ApiError, staffApi, type BookingDto, type ClosureDto, type ResourceDto, type ScheduleDayDto, type ScheduleWeekDto } from '../lib/staff-api.ts';
 import { takeEarly } from '../lib/early-data.ts';
 import { useOpening } from '../lib/use-opening.ts';
@@ -18,7 +19,7 @@ import './DayView.css';
 const KIND_WORDS = { onsite: 'On-site', dropoff: 'Drop-off' } as const;
 
 /** The Weather day panel (issue 21): loaded only when opened. */
-const WeatherDayPanel = lazy(() => import('./WeatherDayPanel.tsx'));
+const WeatherDayPanel = lazyPart('staff/components/WeatherDayPanel.tsx', () => import('./WeatherDayPanel.tsx'));
 
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 const clock = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;

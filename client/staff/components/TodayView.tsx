@@ -4,7 +4,8 @@
  * notes, and the detailer's buttons: "On the way" (e-mails the customer once, with the arrival
  * time), "Started" and "Complete" (the completion form). Loaded when its tab is first opened.
  */
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
+import { lazyPart } from '../lib/lazy-part.ts';
 import { telHref } from '#domain/business.ts';
 import { ApiError, send, staffApi, type BookingDto, type ScheduleDayDto, type StatusChangeDto } from '../lib/staff-api.ts';
 import { takeEarly } from '../lib/early-data.ts';
@@ -13,7 +14,7 @@ import { longDate } from './format.ts';
 import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './TodayView.css';
 
-const BookingNotes = lazy(() => import('./BookingNotes.tsx'));
+const BookingNotes = lazyPart('staff/components/BookingNotes.tsx', () => import('./BookingNotes.tsx'));
 
 type Changed = { booking: BookingDto; history: StatusChangeDto[] };
 

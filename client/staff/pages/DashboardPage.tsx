@@ -4,7 +4,8 @@
  * original's gate asks with window.prompt and a wrong answer is sent home. The password is checked
  * by the server in both.
  */
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
+import { lazyPart } from '../lib/lazy-part.ts';
 import { BookingsView } from '../components/BookingsView.tsx';
 import { PartBoundary } from '../components/PartBoundary.tsx';
 import { staffApi, type BookingDto } from '../lib/staff-api.ts';
@@ -17,17 +18,17 @@ import '../../components/Field.css';
 import './DashboardPage.css';
 
 // Loaded when the tab is first opened: the dashboard's own bundle stays within its budget.
-const ScheduleView = lazy(() => import('../components/ScheduleView.tsx'));
-const EmailsView = lazy(() => import('../components/EmailsView.tsx'));
-const CustomersView = lazy(() => import('../components/CustomersView.tsx'));
-const StaffMembersView = lazy(() => import('../components/StaffMembersView.tsx'));
-const StaffBookingForm = lazy(() => import('../components/StaffBookingForm.tsx'));
-const DayView = lazy(() => import('../components/DayView.tsx'));
-const TodayView = lazy(() => import('../components/TodayView.tsx'));
-const TakingsPanel = lazy(() => import('../components/TakingsPanel.tsx'));
-const CompleteDialog = lazy(() => import('../components/CompleteDialog.tsx'));
-const PasswordDialog = lazy(() => import('../components/PasswordDialog.tsx'));
-const Inbox = lazy(() => import('../components/Inbox.tsx').then((module) => ({ default: module.Inbox })));
+const ScheduleView = lazyPart('staff/components/ScheduleView.tsx', () => import('../components/ScheduleView.tsx'));
+const EmailsView = lazyPart('staff/components/EmailsView.tsx', () => import('../components/EmailsView.tsx'));
+const CustomersView = lazyPart('staff/components/CustomersView.tsx', () => import('../components/CustomersView.tsx'));
+const StaffMembersView = lazyPart('staff/components/StaffMembersView.tsx', () => import('../components/StaffMembersView.tsx'));
+const StaffBookingForm = lazyPart('staff/components/StaffBookingForm.tsx', () => import('../components/StaffBookingForm.tsx'));
+const DayView = lazyPart('staff/components/DayView.tsx', () => import('../components/DayView.tsx'));
+const TodayView = lazyPart('staff/components/TodayView.tsx', () => import('../components/TodayView.tsx'));
+const TakingsPanel = lazyPart('staff/components/TakingsPanel.tsx', () => import('../components/TakingsPanel.tsx'));
+const CompleteDialog = lazyPart('staff/components/CompleteDialog.tsx', () => import('../components/CompleteDialog.tsx'));
+const PasswordDialog = lazyPart('staff/components/PasswordDialog.tsx', () => import('../components/PasswordDialog.tsx'));
+const Inbox = lazyPart('staff/components/Inbox.tsx', () => import('../components/Inbox.tsx').then((module) => ({ default: module.Inbox })));
 
 export const WRONG_PASSWORD_ALERT = 'Incorrect password! Redirecting...';
 
