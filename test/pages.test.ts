@@ -263,7 +263,7 @@ t.test('pages', async (t) => {
       const head = /<head>([\s\S]*?)<\/head>/.exec(html)![1]!;
       // Named to the boot script, which makes a disabled link of each for Vite's loader: none in the
       // head, where a browser's preload scanner could fetch it.
-      const links = /<script data-modules="[^"]*" data-styles="([^"]+)">/.exec(html)![1]!.split(' ');
+      const links = /<script data-modules="[^"]*" data-styles="([^"]+)"(?: data-lazy="[^"]*")?>/.exec(html)![1]!.split(' ');
       t.notMatch(head, /<link rel="stylesheet"/, `${url}: no stylesheet blocks the first paint or is fetched`);
       // Issue 24: their text is inlined, in that order, in the page's one style block, which the
       // answer's Content-Security-Policy allows by its hash.
@@ -279,6 +279,13 @@ t.test('pages', async (t) => {
       const pageCss = [...cssOf(pageKey, seen), ...(manifest[pageKey]!.dynamicImports ?? []).flatMap((lazy) => cssOf(lazy, seen))];
       t.ok(pageCss.length > 0, `${module} has stylesheets of its own or of the components it uses`);
       t.same(links, [...entryCss, ...new Set(pageCss)], `${url}: the entry's stylesheet, then every one of ${module}'s chunks, imported ones first, then its lazy parts'`);
+      // A staff page names each lazy part's chunks, to be fetched together when it opens
+      // (client/staff/lib/lazy-part.ts); a public page names none.
+      const lazy = /<script data-modules="[^"]*" data-styles="[^"]+"(?: data-lazy="([^"]*)")?>/.exec(html)![1];
+      if (pageKey.startsWith('staff/') && manifest[pageKey]!.dynamicImports?.length) {
+        const parts = new Map(lazy!.split(';').map((entry) => [entry.split(' ')[0]!, entry.split(' ').slice(1)]));
+        for (const part of manifest[pageKey]!.dynamicImports!) t.equal(parts.get(part)?.[0], `/${manifest[part]!.file}`, `${url}: ${part}'s chunk first among its chunks`);
+      } else t.equal(lazy, undefined, `${url}: no lazy parts named`);
     }
   });
 
