@@ -56,6 +56,19 @@ forEachBackend(t, async (t, backend) => {
     await sql`DELETE FROM contact_messages`.execute(app.db);
   };
 
+  t.test('the summary\'s functions keep their plans for the connection (migrations/027)', async (t) => {
+    // Planned anew on every call otherwise: most of a booking's insert. A migration replacing
+    // either function must give it the setting again (CREATE OR REPLACE drops it).
+    const { rows } = await sql<{ name: string; config: string[] | null }>`
+      select proname as name, proconfig as config from pg_proc
+       where proname in ('customers_refresh', 'customers_visits_refresh') and pronamespace = current_schema()::regnamespace
+       order by proname`.execute(app.db);
+    t.same(rows, [
+      { name: 'customers_refresh', config: ['plan_cache_mode=force_generic_plan'] },
+      { name: 'customers_visits_refresh', config: ['plan_cache_mode=force_generic_plan'] },
+    ]);
+  });
+
   t.test('every customers endpoint answers 401 without a session', async (t) => {
     for (const url of ['/v1/customers', '/v1/customers?q=x', '/v1/customers/00000000-0000-4000-8000-000000000000']) {
       const res = await get(url, {});
