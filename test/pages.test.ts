@@ -283,7 +283,12 @@ t.test('pages', async (t) => {
       // (client/staff/lib/lazy-part.ts); a public page names none.
       const lazy = /<script data-modules="[^"]*" data-styles="[^"]+"(?: data-lazy="([^"]*)")?>/.exec(html)![1];
       if (pageKey.startsWith('staff/') && manifest[pageKey]!.dynamicImports?.length) {
-        const parts = new Map(lazy!.split(';').map((entry) => [entry.split(' ')[0]!, entry.split(' ').slice(1)]));
+        const parts = new Map(
+          lazy!.split(';').map((entry) => {
+            const [part, ...chunks] = entry.split(' ');
+            return [part!, chunks];
+          }),
+        );
         for (const part of manifest[pageKey]!.dynamicImports!) t.equal(parts.get(part)?.[0], `/${manifest[part]!.file}`, `${url}: ${part}'s chunk first among its chunks`);
       } else t.equal(lazy, undefined, `${url}: no lazy parts named`);
     }

@@ -89,7 +89,7 @@ export function loadClientAssets(clientDir: string): ClientAssets {
     // A stylesheet imported from two chunks (Field.css) is listed by both: linked once, where it first comes.
     const pageStyles = [...new Set(styles)];
     const css = [...entryStyles, ...pageStyles].map(textOf).join('\n');
-        // The staff's parts open on a tap (a view, a dialog); a public page loads its own as soon as it
+    // The staff's parts open on a tap (a view, a dialog); a public page loads its own as soon as it
     // has hydrated (the booking wizard's later steps), with nobody waiting on them yet.
     const lazyParts = key.startsWith('staff/') ? lazyPartsOf(manifest, key) : {};
     pages[name] = { scripts, styles: pageStyles, css, cssHash: styleHashSource(css), lazyParts };

@@ -25,7 +25,7 @@ function chunksOf(part: string): string[] {
 }
 
 /** Starts fetching the chunks of `part` (`staff/components/DayView.tsx`) that the page lacks. */
-export function fetchPart(part: string): void {
+function fetchPart(part: string): void {
   for (const href of chunksOf(part)) import(/* @vite-ignore */ href).catch(() => undefined);
 }
 
