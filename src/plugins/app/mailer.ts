@@ -14,6 +14,7 @@
  */
 import fp from 'fastify-plugin';
 import nodemailer, { type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Kysely } from 'kysely';
 import type { Database, OutboxEmail } from '../../db/database.ts';
 import { findBooking } from '../../db/bookings.repository.ts';
@@ -126,15 +127,23 @@ export default fp(
         return;
       }
       try {
-        await transport.sendMail({
-          from: mail.from,
-          to: { name: email.to_name, address: email.to_address },
+        // The message is built whole by nodemailer's own composer and handed to SMTP as one
+        // piece: streamed from its parts it went out in about 23 socket writes, each a system
+        // call and a wake-up of the server at the other end; built first, in about 5, for about
+        // a third less of this process's CPU an e-mail (issue 24).
+        const addresses = { from: mail.from, to: { name: email.to_name, address: email.to_address } };
+        const raw = await new MailComposer({
+          ...addresses,
           ...(email.reply_to_address ? { replyTo: { name: email.reply_to_name ?? '', address: email.reply_to_address } } : {}),
           subject: email.subject,
           text: email.text_body,
           html: email.html_body,
           ...(email.ics ? { icalEvent: { method: email.ics_method ?? 'REQUEST', filename: 'invite.ics', content: email.ics } } : {}),
-        });
+        })
+          .compile()
+          .build();
+        // The addresses again, for the envelope (derived as for any message); the message is `raw`, sent as built.
+        await transport.sendMail({ ...addresses, raw });
         // A staff invitation's link is a credential: once delivered, only its masked form is kept,
         // written with the outcome (one statement: no moment when the row is sent and still holds it).
         const kept =
