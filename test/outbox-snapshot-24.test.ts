@@ -196,5 +196,18 @@ await forEachBackend(t, async (t, backend) => {
       await t.resolves(insert('{"at":"2026-01-01T00:00:00.000Z"}', null), 'a snapshot alone: accepted');
       await t.resolves(insert(null, 'body'), 'bodies alone: accepted');
     });
+
+    t.test('(5) the outbox is analysed from a sample of 3,000 rows: every column and index expression (migrations/031)', async (t) => {
+      // ANALYZE holds 300 × the largest target as whole rows, 3 KB each here, in memory the embedded database never gives back.
+      const { rows } = await sql<{ target: string; of: string }>`
+        select coalesce(a.attstattarget::int, -1)::text as target, 'outbox_emails.' || a.attname as of
+          from pg_attribute a where a.attrelid = 'outbox_emails'::regclass and a.attnum > 0 and not a.attisdropped
+        union all
+        select coalesce(a.attstattarget::int, -1)::text, c.relname || ' expression ' || a.attnum
+          from pg_index i join pg_class c on c.oid = i.indexrelid join pg_attribute a on a.attrelid = i.indexrelid and a.attnum > 0
+         where i.indrelid = 'outbox_emails'::regclass and i.indkey[a.attnum - 1] = 0`.execute(next.db);
+      t.ok(rows.some((row) => row.of.startsWith('outbox_emails_recipient_idx')), 'the index expression is among them');
+      t.same(rows.filter((row) => row.target !== '10'), [], 'none at the default target');
+    });
   });
 });

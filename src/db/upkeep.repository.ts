@@ -55,14 +55,16 @@ export async function tablesDueForUpkeep(db: Kysely<Database>): Promise<TableUpk
 }
 
 /**
- * VACUUM and ANALYZE this table, whichever is due. ANALYZE at PostgreSQL's own statistics target:
- * it holds a sample of 300 × that many whole rows in memory while it works, and PGlite's
- * WebAssembly memory never shrinks: after the booking benchmark (about 2,700 bookings and 8,000
- * e-mails, the upkeep every second) the server's RSS was 203–205 MB, against 193–196 MB without
- * the upkeep, with 16 MB of shared buffers (194–196 MB with the upkeep since they are 8 MB,
- * src/db/connect.ts). A target of 10 took 2–3 MB off that, but without a histogram of 100 bounds the
- * planner misjudged the staff's customer search, which went from 5 to 18 ms (p50) on PGlite with
- * 100,000 bookings.
+ * VACUUM and ANALYZE this table, whichever is due. ANALYZE at the table's statistics targets: it
+ * holds a sample of 300 × the largest of them (its columns' and its index expressions') as whole
+ * rows in memory while it works, and PGlite's WebAssembly memory never shrinks. The outbox's rows
+ * are wide, and each analysis of it grew that memory as the table grew (14 MB over the booking
+ * benchmark, read from /proc around each step of this upkeep): it is analysed from 3,000 rows
+ * (migrations/031), and the memory stays where it is after the first thousands of e-mails: RSS
+ * 191 MB after the benchmark's 4,100 e-mails against 200–202 MB before (2026-11-28). The other
+ * tables keep PostgreSQL's default target: a target of 10 everywhere took only 2–3 MB more off,
+ * and without a histogram of 100 bounds the planner misjudged the staff's customer search, which
+ * went from 5 to 18 ms (p50) on PGlite with 100,000 bookings.
  */
 export async function upkeepTable(db: Kysely<Database>, { table, vacuum, analyze }: TableUpkeep): Promise<void> {
   if (vacuum) await sql`vacuum ${sql.table(table)}`.execute(db);
