@@ -21,6 +21,9 @@ t.test('which statements may be prepared', async (t) => {
   t.notOk(mayPrepare('select "b".* from "bookings" as "b" where "id" = $1', ['x']), 'a table\'s *');
   t.notOk(mayPrepare('insert into "bookings" ("id") values ($1) returning *', ['x']), 'returning *');
   t.ok(mayPrepare('select count(*) as "n" from "bookings" where "status" = $1', ['x']), 'count(*) is one column');
+  t.notOk(mayPrepare('select "id" from "customers" where "search_text" like $1 order by "last_booked_at" desc limit $2', ['%x%', 26]), 'a LIKE: planned for its pattern');
+  t.notOk(mayPrepare('select "id" from "bookings" where "name" ILIKE $1', ['%x%']), 'an ILIKE too');
+  t.ok(mayPrepare('select "liked_at" from "reviews" where "id" = $1', ['x']), 'a name that contains the word is not one');
   t.equal(statementName('select $1'), statementName('select $1'), 'one name for one text');
   t.not(statementName('select $1'), statementName('select $2'));
 });
