@@ -6,8 +6,9 @@
 -- (seen with auto_explain under the booking benchmark), where the key's index reads a few rows.
 -- Each key is now read on its own (LATERAL), through bookings_customer_idx, whatever the
 -- statistics said when the plan was made: the same rows, the same values. Many keys at once (a
--- statement inserting many bookings, an erasure) take an index probe each: 100,000 bookings
--- inserted by one statement on a new embedded database refresh in about the time they did.
+-- statement inserting many bookings, an erasure) take an index probe each: 20,000 bookings
+-- inserted by one statement into a table without statistics refresh in 3.5 s on PostgreSQL,
+-- against 3.2 s with the set-wise form of 026.
 
 CREATE OR REPLACE FUNCTION customers_refresh(keys text[], may_leave_none boolean DEFAULT true) RETURNS void
   LANGUAGE plpgsql VOLATILE
