@@ -8,7 +8,7 @@
 import { format, isValid } from 'date-fns';
 import fc from 'fast-check';
 import t from 'tap';
-import { cardDate, dateTime, longDate } from '../client/staff/components/format.ts';
+import { cardDate, dateTime, longDate, plural } from '../client/staff/components/format.ts';
 
 /** The formats as they were, with date-fns (the day parser is the same as the new one's). */
 function day(value: string): Date {
@@ -132,4 +132,10 @@ t.test('any instant and any YYYY-MM-DD string: the same text as date-fns format'
       t.pass(`${zone}: random instants and dates`);
     });
   }
+});
+
+t.test('a count with its word: one without the s (the Customers view said "1 customers shown")', async (t) => {
+  t.equal(plural(1, 'customer'), '1 customer');
+  t.equal(plural(0, 'customer'), '0 customers');
+  t.equal(plural(3, 'booking'), '3 bookings');
 });

@@ -12,7 +12,7 @@ import { ApiError } from '../lib/staff-api.ts';
 import type { BookingDraft } from './BookingFields.tsx';
 import { CustomerPrivacy, lastOnSite } from './CustomerPrivacy.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
-import { cardDate, dateTime } from './format.ts';
+import { cardDate, dateTime, plural } from './format.ts';
 import './CustomersView.css';
 
 async function getJson<T>(url: string): Promise<T> {
@@ -264,7 +264,7 @@ export default function CustomersView({ onSignedOut, onBookAgain }: { onSignedOu
         </div>
       ) : (
         <>
-          <p className="visually-hidden" role="status">{`${customers.length} customers shown`}</p>
+          <p className="visually-hidden" role="status">{`${plural(customers.length, 'customer')} shown`}</p>
           <ul className="customers">
             {customers.map((customer) => (
               <li key={customer.id} className="card customer-card">

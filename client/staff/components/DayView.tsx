@@ -10,7 +10,7 @@ import { lazyPart } from '../lib/lazy-part.ts';
 import { ApiError, staffApi, type BookingDto, type ClosureDto, type ResourceDto, type ScheduleDayDto, type ScheduleWeekDto } from '../lib/staff-api.ts';
 import { takeEarly } from '../lib/early-data.ts';
 import { useOpening } from '../lib/use-opening.ts';
-import { cardDate, longDate } from './format.ts';
+import { cardDate, longDate, plural } from './format.ts';
 import { MoveDialog } from './MoveDialog.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import './BookingLine.css';
@@ -24,7 +24,6 @@ const WeatherDayPanel = lazyPart('staff/components/WeatherDayPanel.tsx', () => i
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 const clock = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 const durationOf = (booking: BookingDto) => Math.round((Date.parse(booking.endsAt) - Date.parse(booking.startsAt)) / 60_000);
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** 90 → '1 h 30 min'. */
 export function hoursText(minutes: number): string {

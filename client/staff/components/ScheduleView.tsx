@@ -14,7 +14,7 @@ import { ApiError, staffApi, type BookingDto, type ClosureDto, type ClosureListI
 import { BookingLine } from './BookingLine.tsx';
 import { HoursPanel } from './HoursPanel.tsx';
 import { ResourcesPanel } from './ResourcesPanel.tsx';
-import { longDate } from './format.ts';
+import { longDate, plural } from './format.ts';
 import './ScheduleView.css';
 
 const capitalised = (day: string) => day[0]!.toUpperCase() + day.slice(1);
@@ -30,7 +30,6 @@ function scopeOf(closure: Pick<ClosureDto, 'kind' | 'resourceId'>, resources: Re
   if (closure.kind) return SCOPE_KINDS[`kind:${closure.kind}`]!;
   return 'Every van and bay';
 }
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** What a change left in place: the bookings staff now need to contact. */
 function Affected({ bookings, where, withDate = false }: { bookings: BookingDto[]; where: string; withDate?: boolean }) {

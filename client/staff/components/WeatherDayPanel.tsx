@@ -9,13 +9,12 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { WEATHER_ANSWER_LABELS, WEATHER_MOVE_DAYS, type WeatherServiceType } from '#domain/weather-day.ts';
 import { ApiError, staffApi, type BookingDto, type ResourceDto } from '../lib/staff-api.ts';
 import { weatherApi, type WeatherDaysListDto } from '../lib/weather-api.ts';
-import { dateTime, longDate } from './format.ts';
+import { dateTime, longDate, plural } from './format.ts';
 import { MoveDialog } from './MoveDialog.tsx';
 import './StatusBadge.css';
 import './WeatherDayPanel.css';
 
 const KIND_WORDS: Record<WeatherServiceType, string> = { onsite: 'on-site', dropoff: 'drop-off' };
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export interface WeatherDayPanelProps {
   /** The date the Day view shows: the panel starts there. */

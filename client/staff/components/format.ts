@@ -43,3 +43,6 @@ export function dateTime(iso: string): string {
   const text = calendarDate(date, false);
   return text === null ? iso : `${text} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
+
+/** A count with its word: "1 booking", "3 bookings". */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
