@@ -189,7 +189,7 @@ forEachBackend(t, async (t, backend) => {
     t.equal(row!.n, 1);
   });
 
-  t.test('search by name, e-mail, phone (as typed or by digits) and booking reference', async (t) => {
+  t.test('search by name, e-mail, phone (as typed, by digits or either form of an NZ number) and booking reference', async (t) => {
     await clear();
     const [aroha] = await insert([
       { name: 'Aroha Smith', email: 'aroha@example.com', phone: '021 111 2222' },
@@ -205,6 +205,11 @@ forEachBackend(t, async (t, backend) => {
     t.same(await names('022 333'), ['Walk-in Wiremu'], 'phone as typed');
     t.same(await names('0223334444'), ['Walk-in Wiremu'], 'phone without its spaces');
     t.same(await names('987-6543'), ['Ben 100% Jones'], 'phone with other punctuation');
+    t.same(await names('027 987 6543'), ['Ben 100% Jones'], 'an international number by its national form');
+    t.same(await names('0279876543'), ['Ben 100% Jones'], 'and by its digits');
+    t.same(await names('+64 22 333 4444'), ['Walk-in Wiremu'], 'a national number by its international form');
+    t.same(await names('0064 22 333 4444'), ['Walk-in Wiremu'], 'with 00 for the +');
+    t.same(await names('+64 22 333 4445'), [], 'one digit off: nobody');
     t.same(await names(aroha!.reference), ['Aroha Smith'], 'a booking reference');
     t.same(await names(aroha!.reference.toLowerCase()), ['Aroha Smith'], 'the reference in lower case');
     t.same(await names('nobody'), []);

@@ -32,7 +32,7 @@ export interface CustomerCursor {
 export interface CustomerSearch {
   /** Lower-cased text matched anywhere in the name, e-mail or phone. */
   text?: string;
-  /** The digits of a phone number typed with spaces or dashes, matched anywhere in the phone's digits. */
+  /** The digits of a phone number typed with spaces or dashes, matched anywhere in the phone's digits or its national form. */
   digits?: string;
   /** A whole booking reference: its customer. */
   reference?: string;
@@ -111,7 +111,13 @@ export async function searchCustomers(db: Db, search: CustomerSearch, now: Date,
     query = query.where((eb) => {
       const matches = [];
       if (text) matches.push(eb('customers.search_text', 'like', likePattern(text)));
-      if (digits) matches.push(eb('customers.search_text', 'like', likePattern(digits)));
+      if (digits) {
+        matches.push(eb('customers.search_text', 'like', likePattern(digits)));
+        // The number in NZ national form, as the search text also holds it (migrations/033):
+        // "+64 22 …" finds "022 …" and the other way round. Digits need no escaping, and the
+        // pattern is a constant by the time it is planned (the function is inlined).
+        matches.push(eb('customers.search_text', 'like', sql<string>`'%' || canonical_phone_digits(${digits}) || '%'`));
+      }
       if (reference) {
         matches.push(eb('customers.key', '=', eb.selectFrom('bookings').select(sql<string>`customer_key`.as('customer_key')).where('reference', '=', reference)));
       }
