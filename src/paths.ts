@@ -47,10 +47,15 @@ export const CLIENT_DIST_DIR = path.join(ROOT_DIR, 'dist', 'client');
  * 107–134 bookings a second (median 118) against 69–107 (103), p99 74–92 ms (median 80) against
  * 93–226 (104), RSS after the runs 129–132 MB against 118. Without the growth limit RSS was
  * 146–208 MB, and with 16 MB semi-spaces 154 MB, neither faster. Nothing on this path is
- * WebAssembly, so `--no-liftoff` would change nothing.
+ * WebAssembly, so `--no-liftoff` would change nothing. `--no-maglev`: Node 22 and later (the
+ * image's Node 24) compile hot code with Maglev before TurboFan, and on Node 24.21 that ended the
+ * booking benchmark at 149–155 MB (five runs) against 144–145 without it (four), the rates within
+ * their spread; Node 20 has no Maglev by default, so there it changes nothing. On the embedded
+ * database it saved nothing (216 MB either way on Node 24, which ends there at 216–221 MB, its
+ * binary's code and V8's heap bigger than Node 20's: 193–195).
  */
 export const EMBEDDED_NODE_FLAGS: readonly string[] = ['--optimize-for-size', '--no-liftoff'];
-export const POSTGRES_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=10', '--max-semi-space-size=4'];
+export const POSTGRES_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=10', '--max-semi-space-size=4', '--no-maglev'];
 
 /** The V8 flags for a server started with `env`: on PostgreSQL when it names a DATABASE_URL. */
 export function serverNodeFlags(env: { DATABASE_URL?: string | undefined }): readonly string[] {
