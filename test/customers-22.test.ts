@@ -223,7 +223,9 @@ forEachBackend(t, async (t, backend) => {
       { name: 'Aroha Smith', email: 'AROHA@example.com', date: inDays(5) },
       { name: 'Ben Jones', email: 'ben@example.com', date: inDays(6) },
     ]);
-    await app.db.insertInto('contact_messages').values({ name: 'Aroha', email: ' Aroha@Example.com', phone: '0211112222', message: 'First question' }).execute();
+    // A minute apart: the embedded database's clock can give two statements the same instant, and
+    // messages sent at one instant have no order of their own.
+    await app.db.insertInto('contact_messages').values({ name: 'Aroha', email: ' Aroha@Example.com', phone: '0211112222', message: 'First question', created_at: sql`now() - interval '1 minute'` }).execute();
     await app.db.insertInto('contact_messages').values({ name: 'Aroha', email: 'aroha@example.com', phone: '0211112222', message: 'Second question' }).execute();
     await app.db.insertInto('contact_messages').values({ name: 'Ben', email: 'ben@example.com', phone: '0211112222', message: 'Not hers' }).execute();
     const aroha = (await list('q=aroha'))[0]!;
