@@ -37,10 +37,12 @@ t.test('EMBEDDED_UPKEEP_SECONDS: 60 by default, 0 turns it off, no negative', as
   t.throws(() => loadConfig({ EMBEDDED_UPKEEP_SECONDS: '-1' }));
 });
 
-t.test('the embedded database keeps 8 MB of shared buffers in its WebAssembly memory (src/db/connect.ts)', async (t) => {
+t.test('the embedded database keeps 8 MB of shared buffers and lock tables for 10 sessions in its WebAssembly memory (src/db/connect.ts)', async (t) => {
   const app = await buildTestApp(t, { backend: 'pglite', env: { EMBEDDED_UPKEEP_SECONDS: '0' } });
-  const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(app.db);
-  t.equal(rows[0]!.shared_buffers, '8MB');
+  const { rows } = await sql<{ shared_buffers: string; max_connections: string; max_locks_per_transaction: string }>`
+    select current_setting('shared_buffers') as shared_buffers, current_setting('max_connections') as max_connections,
+           current_setting('max_locks_per_transaction') as max_locks_per_transaction`.execute(app.db);
+  t.same(rows[0], { shared_buffers: '8MB', max_connections: '10', max_locks_per_transaction: '256' });
 });
 
 t.test('the embedded database: analysed and vacuumed where autovacuum would, and only there', async (t) => {

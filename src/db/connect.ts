@@ -97,7 +97,11 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
       // resident memory by about 110 MB; 16 → 8 MB by 5–8 MB more after the booking benchmark
       // (200–202 → 194–195 MB, 2026-11-28), with the Customers benchmark's p50/p95 on 100,000
       // bookings no slower (3.6/7.0 ms → 2.6/6.1 ms on its first pages).
-      startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB'],
+      // Its shared lock and process tables are sized by max_connections (100 by default) and
+      // made at start, in that same memory. An embedded database has one session: 10 of them,
+      // with room for 256 locks each (2,560 at once; applying every migration to a new database
+      // in one transaction holds 754), take 2 MB less than the defaults (64 each, 6,400).
+      startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB', '-c', 'max_connections=10', '-c', 'max_locks_per_transaction=256'],
       dataDir: inMemory ? undefined : options.dataDir,
       loadDataDir: inMemory ? options.pgliteSnapshot : undefined,
       extensions,
