@@ -60,17 +60,19 @@ function compileHints(): Plugin {
  * transports). Every module loaded keeps its source and its records in V8's heap for as long as the
  * server runs. Bundled, the embedded database's server starts at 158 and 145 MB (a first start and a
  * later one) instead of 172 and 161 on Node 20, at 187 and 175 instead of 198 and 190 on the
- * image's Node 24, and ends the booking benchmark about 11 MB lower on both (issue 24). The rest stay external: CommonJS that would be bundled whole, native code
- * (argon2), or packages that read their own files (PGlite, pino's worker).
+ * image's Node 24, and ends the booking benchmark about 11 MB lower on both (issue 24). The rest
+ * stay external: CommonJS that would be bundled whole, native code (argon2), or packages that
+ * read their own files (PGlite, pino's worker).
  */
 const SERVER_BUNDLED = ['date-fns', '@date-fns/tz', 'typebox', '@fastify/type-provider-typebox', 'kysely', 'nodemailer', 'jsonc-parser'];
 
 /**
- * The server bundle takes node:http as CommonJS. Node 22 and later (the image runs Node 24) build a
- * built-in module's ES namespace by reading every export, and node:http's WebSocket, CloseEvent
- * and MessageEvent are getters that load the fetch library bundled in Node (undici) on first read:
- * `import ... from 'node:http'` anywhere in the process (our direct pages, nodemailer) cost 2.9 MB
- * of heap for classes the server never uses (issue 24). Only the names the bundle imports are read.
+ * The server bundle takes node:http as CommonJS. On the image's Node 24 (not on Node 20) an ES
+ * import of a built-in module reads every export to build its namespace, and node:http's
+ * WebSocket, CloseEvent and MessageEvent are getters that load the fetch library bundled in Node
+ * (undici) on first read: `import ... from 'node:http'` anywhere in the process (our direct pages,
+ * nodemailer) cost 2.9 MB of heap for classes the server never uses (issue 24). Only the names the
+ * bundle imports are read.
  */
 function httpWithoutUndici(): Plugin {
   const PREFIX = '\0cjs-builtin:';
