@@ -38,7 +38,7 @@ VOLUME ["/app/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
-# V8 flags for the embedded database (EMBEDDED_NODE_FLAGS in src/paths.ts); docker-compose.yml
-# runs the app on PostgreSQL with POSTGRES_NODE_FLAGS instead (test/production-boot.test.ts
-# checks both).
-CMD ["node", "--optimize-for-size", "--no-liftoff", "dist/server/server.js"]
+# V8 flags for the embedded database on this image's Node (embeddedNodeFlags(24) in src/paths.ts);
+# docker-compose.yml runs the app on PostgreSQL with POSTGRES_NODE_FLAGS instead
+# (test/production-boot.test.ts checks both).
+CMD ["node", "--optimize-for-size", "--no-liftoff", "--no-wasm-inlining", "dist/server/server.js"]

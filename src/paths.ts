@@ -54,12 +54,31 @@ export const CLIENT_DIST_DIR = path.join(ROOT_DIR, 'dist', 'client');
  * database it saved nothing (216 MB either way on Node 24, which ends there at 216–221 MB, its
  * binary's code and V8's heap bigger than Node 20's: 193–195).
  */
-export const EMBEDDED_NODE_FLAGS: readonly string[] = ['--optimize-for-size', '--no-liftoff'];
+const EMBEDDED_FLAGS: readonly string[] = ['--optimize-for-size', '--no-liftoff'];
 export const POSTGRES_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=10', '--max-semi-space-size=4', '--no-maglev'];
 
-/** The V8 flags for a server started with `env`: on PostgreSQL when it names a DATABASE_URL. */
-export function serverNodeFlags(env: { DATABASE_URL?: string | undefined }): readonly string[] {
-  return env.DATABASE_URL ? POSTGRES_NODE_FLAGS : EMBEDDED_NODE_FLAGS;
+/** The major version of the Node running this code (a server it starts runs on the same binary). */
+export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+
+/**
+ * The embedded database's flags for Node `nodeMajor`. From Node 24 (V8 13.6) on, V8 inlines
+ * WebAssembly functions into each other by default (`--wasm-inlining`); with every PGlite
+ * function compiled by the optimizing compiler (`--no-liftoff`) that inlining made the server
+ * start about 2 s later and hold more machine code, so it is turned off there, as Node 20 and 22
+ * have it. Measured on Node 24.22 (2026-11-28, alternating): a later start 3.1–3.3 s and 159–163 MB
+ * against 5.3–5.5 s and 168–172; a first start 7.3–7.7 s against 10.6–11.3; after the booking
+ * benchmark 191–192 MB against 204 (its bookings 122–128 a second against 115–120). Node 25 the
+ * same (3.1 s against 5.4). Node 22 does not know the flag (it would refuse to start) and does
+ * not inline by default; Node 23 inlines under the flag's older name, `--experimental-wasm-inlining`,
+ * and started as fast without turning it off (3.3 s), so nothing is added below 24.
+ */
+export function embeddedNodeFlags(nodeMajor: number = NODE_MAJOR): readonly string[] {
+  return nodeMajor >= 24 ? [...EMBEDDED_FLAGS, '--no-wasm-inlining'] : EMBEDDED_FLAGS;
+}
+
+/** The V8 flags for a server started with `env` on Node `nodeMajor`: on PostgreSQL when it names a DATABASE_URL. */
+export function serverNodeFlags(env: { DATABASE_URL?: string | undefined }, nodeMajor: number = NODE_MAJOR): readonly string[] {
+  return env.DATABASE_URL ? POSTGRES_NODE_FLAGS : embeddedNodeFlags(nodeMajor);
 }
 
 export const SERVER_ENTRY = 'dist/server/server.js';

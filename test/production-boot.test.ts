@@ -8,7 +8,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { EMBEDDED_NODE_FLAGS, POSTGRES_NODE_FLAGS, ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV } from '../src/paths.ts';
+import { embeddedNodeFlags, NODE_MAJOR, POSTGRES_NODE_FLAGS, ROOT_DIR, SERVER_ENTRY, SERVER_MALLOC_ENV, serverNodeFlags } from '../src/paths.ts';
 import { createServerDatabase, entryScriptOf, TEST_ADMIN_PASSWORD } from './helper.ts';
 import { freePort, waitFor } from './support/server-process.ts';
 
@@ -17,12 +17,15 @@ interface FinalStage {
   user: string | undefined;
   cmd: string[];
   env: Record<string, string>;
+  /** The major version of the Node its image is built on (`FROM node:24-…`). */
+  nodeMajor: number;
 }
 
 function parseFinalStage(dockerfile: string): FinalStage {
   const lines = dockerfile.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim());
   const final = lines.slice(lines.findLastIndex((line) => /^FROM\s/i.test(line)));
-  const stage: FinalStage = { copies: [], user: undefined, cmd: [], env: {} };
+  const nodeMajor = Number(/^FROM\s+node:(\d+)/i.exec(final[0]!)?.[1]);
+  const stage: FinalStage = { copies: [], user: undefined, cmd: [], env: {}, nodeMajor };
   for (const line of final) {
     const [instruction, ...rest] = line.split(/\s+/);
     if (/^COPY$/i.test(instruction ?? '')) {
@@ -46,7 +49,8 @@ function parseFinalStage(dockerfile: string): FinalStage {
 t.test('the Docker image boots from its final stage alone and shuts down gracefully', async (t) => {
   const stage = parseFinalStage(await readFile(path.join(ROOT_DIR, 'Dockerfile'), 'utf8'));
   t.equal(stage.user, 'node', 'runs as the non-root node user');
-  t.same(stage.cmd, ['node', ...EMBEDDED_NODE_FLAGS, SERVER_ENTRY], 'CMD runs node directly, with the flags npm start and the benchmarks use on the embedded database');
+  t.ok(stage.nodeMajor >= 20, `the image runs an official Node image (node:${stage.nodeMajor})`);
+  t.same(stage.cmd, ['node', ...embeddedNodeFlags(stage.nodeMajor), SERVER_ENTRY], "CMD runs node directly, with the flags npm start and the benchmarks use on the embedded database on the image's Node");
   // The compose file's app services run on PostgreSQL: its flags, written as JSON arrays.
   const composeCommands = (await readFile(path.join(ROOT_DIR, 'docker-compose.yml'), 'utf8'))
     .split('\n')
@@ -91,7 +95,10 @@ t.test('the Docker image boots from its final stage alone and shuts down gracefu
   if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) env.DATABASE_URL = await createServerDatabase(t);
   else env.DATA_DIR = path.join(app, 'data');
 
-  const server = spawn(stage.cmd[0]!, stage.cmd.slice(1), { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The CMD as it is on the image's Node; on another (this machine's), with that Node's flags, as
+  // npm start would choose them (Node 22 refuses Node 24's --no-wasm-inlining).
+  const command = NODE_MAJOR === stage.nodeMajor ? stage.cmd : ['node', ...embeddedNodeFlags(), SERVER_ENTRY];
+  const server = spawn(command[0]!, command.slice(1), { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   server.stdout.on('data', (chunk) => (output += chunk));
   server.stderr.on('data', (chunk) => (output += chunk));
@@ -128,4 +135,15 @@ t.test('the Docker image boots from its final stage alone and shuts down gracefu
   const code = await Promise.race([exited, new Promise((resolve) => (bound = setTimeout(() => resolve('timeout'), 60_000)))]);
   clearTimeout(bound);
   t.equal(code, 0, 'exits cleanly on SIGTERM');
+});
+
+t.test("the V8 flags a server is started with are flags this Node knows (an unknown one stops it at once)", async (t) => {
+  for (const env of [{}, { DATABASE_URL: 'postgres://unused' }]) {
+    const flags = serverNodeFlags(env);
+    const run = spawnSync(process.execPath, [...flags, '-e', ''], { encoding: 'utf8' });
+    t.equal(run.status, 0, `node ${flags.join(' ')}: ${run.stderr}`);
+  }
+  t.notOk(embeddedNodeFlags(20).includes('--no-wasm-inlining'), 'Node 20 does not inline WebAssembly by default: nothing to turn off');
+  t.notOk(embeddedNodeFlags(22).includes('--no-wasm-inlining'), 'Node 22 does not know the flag');
+  t.ok(embeddedNodeFlags(24).includes('--no-wasm-inlining'), "Node 24's inlining of WebAssembly is turned off");
 });
