@@ -51,8 +51,8 @@ export const CLIENT_DIST_DIR = path.join(ROOT_DIR, 'dist', 'client');
  * image's Node 24) compile hot code with Maglev before TurboFan, and on Node 24.21 that ended the
  * booking benchmark at 149–155 MB (five runs) against 144–145 without it (four), the rates within
  * their spread; Node 20 has no Maglev by default, so there it changes nothing. On the embedded
- * database it saved nothing (216 MB either way on Node 24, which ends there at 216–221 MB, its
- * binary's code and V8's heap bigger than Node 20's: 193–195).
+ * database it saved nothing (216 MB either way on Node 24, which then ended there at 216–221 MB
+ * against Node 20's 193–195; what brought it under 200 is in embeddedNodeFlags).
  */
 const EMBEDDED_FLAGS: readonly string[] = ['--optimize-for-size', '--no-liftoff'];
 export const POSTGRES_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=10', '--max-semi-space-size=4', '--no-maglev'];
@@ -76,9 +76,9 @@ export function embeddedNodeFlags(nodeMajor: number = NODE_MAJOR): readonly stri
   return nodeMajor >= 24 ? [...EMBEDDED_FLAGS, '--no-wasm-inlining'] : EMBEDDED_FLAGS;
 }
 
-/** The V8 flags for a server started with `env` on Node `nodeMajor`: on PostgreSQL when it names a DATABASE_URL. */
-export function serverNodeFlags(env: { DATABASE_URL?: string | undefined }, nodeMajor: number = NODE_MAJOR): readonly string[] {
-  return env.DATABASE_URL ? POSTGRES_NODE_FLAGS : embeddedNodeFlags(nodeMajor);
+/** The V8 flags for a server started with `env` on this Node: on PostgreSQL when it names a DATABASE_URL. */
+export function serverNodeFlags(env: { DATABASE_URL?: string | undefined }): readonly string[] {
+  return env.DATABASE_URL ? POSTGRES_NODE_FLAGS : embeddedNodeFlags();
 }
 
 export const SERVER_ENTRY = 'dist/server/server.js';
