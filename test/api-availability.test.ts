@@ -79,8 +79,8 @@ forEachBackend(t, async (t, backend) => {
     t.equal((await book({ date, time: '10:00' })).statusCode, 201);
     let slots = await slotsFor(date, onsiteDeluxe);
     t.match(at(slots, '10:00'), { remaining: 1, available: true, reason: null });
-    t.match(at(slots, '07:00'), { remaining: 1 }, '07:00 would hold a van until 11:00, into the job at 10:00');
-    t.match(at(slots, '13:00'), { remaining: 1 }, '13:00 starts before the van is back (13:30 + 30 minutes)');
+    t.match(at(slots, '07:00'), { remaining: 1 }, '07:00 would hold a van until 10:45, into the job at 10:00');
+    t.match(at(slots, '13:00'), { remaining: 1 }, '13:00 starts before the van is back (13:30 + the 15-minute least gap)');
     t.match(at(slots, '14:00'), { remaining: 2, available: true }, 'from 14:00 both vans are free again');
 
     t.equal((await book({ date, time: '10:00', name: 'Second Customer' })).statusCode, 201);
@@ -90,8 +90,8 @@ forEachBackend(t, async (t, backend) => {
     }
     t.match(at(slots, '14:00'), { time: '14:00', end: '17:30', remaining: 2, available: true, reason: null });
     const quick = await slotsFor(date, { service: 'Quick Clean', vehicleType: 'sm', serviceType: 'onsite' });
-    t.match(at(quick, '08:00'), { end: '09:00', remaining: 2, available: true }, 'a one-hour job fits before them (held 08:00-09:30)');
-    t.match(at(quick, '09:00'), { end: '10:00', available: false, reason: 'full' }, 'but not at 09:00 (its buffer runs to 10:30)');
+    t.match(at(quick, '08:00'), { end: '09:00', remaining: 2, available: true }, 'a one-hour job fits before them (held 08:00-09:15)');
+    t.match(at(quick, '09:00'), { end: '10:00', available: false, reason: 'full' }, 'but not at 09:00 (its gap runs to 10:15)');
     t.match(at(await slotsFor(date, { ...onsiteDeluxe, serviceType: 'dropoff' }), '10:00'), { remaining: 2 }, 'the bays are untouched by on-site jobs');
 
     const full = await book({ date, time: '10:00', name: 'Third Customer' });
@@ -104,7 +104,7 @@ forEachBackend(t, async (t, backend) => {
     const rows = await app.db.selectFrom('bookings').select(['resource_id', 'starts_at', 'ends_at', 'buffer_minutes']).where('date', '=', date).where('service_type', '=', 'onsite').orderBy('time').execute();
     t.equal(rows.length, 3);
     t.not(rows[0]!.resource_id, rows[1]!.resource_id, 'the two 10:00 jobs are on different vans');
-    t.ok(rows.every((row) => row.resource_id !== null && row.buffer_minutes === 30));
+    t.ok(rows.every((row) => row.resource_id !== null && row.buffer_minutes === 15));
     t.equal(new Date(rows[0]!.ends_at).getTime() - new Date(rows[0]!.starts_at).getTime(), 210 * 60_000, 'held for its duration');
 
     const anyJob = await app.inject(`/v1/availability?date=${date}`);

@@ -12,7 +12,7 @@ forEachBackend(t, async (t, backend) => {
     t.equal(res.statusCode, 201);
     const body = res.json();
     t.match(body, { message: /booking has been received/, id: /^[0-9a-f-]{36}$/, reference: /^[2-9A-HJKMNP-Z]{8}$/ });
-    const firstServiceQuote = { currency: 'NZD', listPriceCents: 19900, discountCents: 2985, totalCents: 16915, discount: { kind: 'first-service', percent: 15 } };
+    const firstServiceQuote = { currency: 'NZD', listPriceCents: 19900, discountCents: 2985, travelFeeCents: 0, totalCents: 16915, discount: { kind: 'first-service', percent: 15 } };
     t.same(body.quote, firstServiceQuote, 'the first booking of this e-mail has the first-service discount');
     t.match(body.booking, { _id: body.id, reference: body.reference, quote: firstServiceQuote, status: 'pending', date: inDays(3), time: '10:00' });
     const row = await app.db.selectFrom('bookings').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();

@@ -45,7 +45,7 @@ forEachBackend(t, async (t, backend) => {
       ['PATCH', `/v1/resources/${id}`],
       ['GET', '/v1/working-hours'],
       ['PUT', '/v1/working-hours/onsite'],
-      ['PUT', '/v1/travel-buffer'],
+      ['PUT', '/v1/min-gap'],
       ['GET', '/v1/schedule'],
       ['GET', '/v1/schedule/week'],
       ['POST', `/v1/bookings/${id}/move`],
@@ -59,7 +59,7 @@ forEachBackend(t, async (t, backend) => {
       ['POST', '/v1/resources', { name: 'Forged', kind: 'onsite' }],
       ['PATCH', `/v1/resources/${id}`, { active: false }],
       ['PUT', '/v1/working-hours/onsite', {}],
-      ['PUT', '/v1/travel-buffer', { minutes: 0 }],
+      ['PUT', '/v1/min-gap', { minutes: 0 }],
       ['POST', `/v1/bookings/${id}/move`, { version: 1, date: inDays(3), time: '10:00' }],
     ] as const) {
       const res = await app.inject({ method, url, payload: body, headers: { cookie, 'sec-fetch-site': 'cross-site' } });
@@ -153,7 +153,7 @@ forEachBackend(t, async (t, backend) => {
     t.same(hours.dropoff.friday, { opens: '08:00', closes: '18:00' });
     t.same(hours.dropoff.saturday, { opens: '09:00', closes: '17:00' });
     t.equal(hours.dropoff.sunday, null);
-    t.equal(hours.travelBufferMinutes, 30);
+    t.equal(hours.minGapMinutes, 30);
 
     const saturday = nextWeekday(['saturday'], 2);
     const job = (await book({ date: saturday, time: '10:00', serviceType: 'dropoff', name: 'Saturday Drop', service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm' })).json().booking;
@@ -181,18 +181,18 @@ forEachBackend(t, async (t, backend) => {
     t.same((await staff('GET', '/v1/working-hours')).json().dropoff.monday, { opens: '08:00', closes: '18:00' }, 'nothing half-written');
     t.equal((await staff('PUT', '/v1/working-hours/dropoff', hours.dropoff)).statusCode, 200, 'restored');
 
-    const buffer = await staff('PUT', '/v1/travel-buffer', { minutes: 45 });
+    const buffer = await staff('PUT', '/v1/min-gap', { minutes: 45 });
     t.equal(buffer.statusCode, 200);
     t.same(buffer.json(), { minutes: 45 });
-    t.equal((await staff('GET', '/v1/working-hours')).json().travelBufferMinutes, 45);
+    t.equal((await staff('GET', '/v1/working-hours')).json().minGapMinutes, 45);
     for (const minutes of [-1, 241, 1.5]) {
-      const res = await staff('PUT', '/v1/travel-buffer', { minutes });
+      const res = await staff('PUT', '/v1/min-gap', { minutes });
       t.equal(res.statusCode, 400, String(minutes));
       t.match(res.json(), { errors: [{ field: 'minutes' }] });
     }
     const placed = (await book({ date: inDays(9), time: '15:00', name: 'New Buffer', service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm' })).json().booking;
     t.equal(placed.bufferMinutes, 45, 'a job placed now gets the new buffer');
-    t.equal((await staff('PUT', '/v1/travel-buffer', { minutes: 30 })).statusCode, 200);
+    t.equal((await staff('PUT', '/v1/min-gap', { minutes: 30 })).statusCode, 200);
   });
 
   t.test('the day: a lane per van and bay with its jobs and closures, kind-wide closures, and the jobs needing a van or bay', async (t) => {

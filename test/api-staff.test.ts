@@ -72,7 +72,7 @@ forEachBackend(t, async (t, backend) => {
       reference: newestFirst[0]!.reference,
       status: newestFirst[0]!.status,
       version: 1,
-      quote: { currency: 'NZD', listPriceCents: 6900, discountCents: 0, totalCents: 6900, discount: null },
+      quote: { currency: 'NZD', listPriceCents: 6900, discountCents: 0, travelFeeCents: 0, totalCents: 6900, discount: null },
     });
   });
 
@@ -206,7 +206,7 @@ forEachBackend(t, async (t, backend) => {
       ['/v1/resources/{id}', 'patch'],
       ['/v1/working-hours', 'get'],
       ['/v1/working-hours/{kind}', 'put'],
-      ['/v1/travel-buffer', 'put'],
+      ['/v1/min-gap', 'put'],
       ['/v1/contact-messages', 'get'],
       ['/v1/contact-messages/{id}/read', 'post'],
     ] as const) {

@@ -61,7 +61,7 @@ t.test('a job holds a resource for its whole duration and its buffer: a Deluxe C
   t.same(fitJob(job('10:00'), oneTaken).free.map((lane) => lane.id), ['van-2'], 'one van left at 10:00');
   const bothTaken = onsite(vans([first], [first]));
   for (const time of ['07:00', '08:00', '09:00', '10:00', '11:00', '12:00', '13:00']) {
-    t.same(fitJob(job(time), bothTaken), { free: [], reason: 'full' }, `${time} overlaps 10:00-14:00 on both vans`);
+    t.same(fitJob(job(time), bothTaken), { free: [], tooFar: [], reason: 'full' }, `${time} overlaps 10:00-14:00 on both vans`);
   }
   t.equal(fitJob(job('14:00'), bothTaken).reason, null, '14:00 starts as the van comes free: intervals are [start, end)');
   t.equal(fitJob(job('09:00', 60), bothTaken).reason, 'full', 'a one-hour job at 09:00 holds its van until 10:30, into the job at 10:00…');
@@ -90,18 +90,19 @@ t.test('the engine gives the van that leaves the least idle time, so long free s
     { id: 'van-2', position: 2, busy: [held('07:00', '10:00')] },
   ];
   t.same(
-    freeLanes(held('10:00', '12:00'), lanes, held('07:00', '21:00')).map((lane) => lane.id),
+    freeLanes(held('10:00', '12:00'), lanes, held('07:00', '21:00')).free.map((lane) => lane.id),
     ['van-2', 'van-1'],
     'a job right after another goes on that van, leaving Van 1 free all day',
   );
-  t.same(freeLanes(held('09:00', '12:00'), lanes, held('07:00', '21:00')).map((lane) => lane.id), ['van-1'], 'a busy van is never offered');
+  t.same(freeLanes(held('09:00', '12:00'), lanes, held('07:00', '21:00')).free.map((lane) => lane.id), ['van-1'], 'a busy van is never offered');
 });
 
 t.test('a start asked about for either kind: the kind that can take it wins, else the reason nearest to bookable', async (t) => {
   const lane = { id: 'x', position: 1, busy: [] };
-  t.same(combineFits([{ free: [], reason: 'full' }, { free: [lane], reason: null }]), { free: [lane], reason: null });
-  t.same(combineFits([{ free: [], reason: 'outside-hours' }, { free: [], reason: 'full' }]).reason, 'full');
-  t.same(combineFits([{ free: [], reason: 'closed' }, { free: [], reason: 'ends-after-closing' }]).reason, 'ends-after-closing');
+  t.same(combineFits([{ free: [], tooFar: [], reason: 'full' }, { free: [lane], tooFar: [], reason: null }]), { free: [lane], tooFar: [], reason: null });
+  t.same(combineFits([{ free: [], tooFar: [], reason: 'outside-hours' }, { free: [], tooFar: [], reason: 'full' }]).reason, 'full');
+  t.same(combineFits([{ free: [], tooFar: [], reason: 'closed' }, { free: [], tooFar: [], reason: 'ends-after-closing' }]).reason, 'ends-after-closing');
+  t.same(combineFits([{ free: [], tooFar: [lane], reason: 'travel' }, { free: [], tooFar: [], reason: 'full' }]).reason, 'travel', 'a van free but too far is nearer to bookable than full');
 });
 
 t.test('the wizard says why in words, with the end of each time, and puts the message beside the time, after the date', async (t) => {

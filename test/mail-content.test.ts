@@ -75,6 +75,8 @@ const booking = {
   arriving_at: null,
   started_at: null,
   erased_at: null,
+  zone_id: null,
+  travel_fee_cents: 0,
 } satisfies Booking;
 
 t.test('dates are written for people in Auckland, on ordinary and daylight-saving days', async (t) => {

@@ -23,7 +23,7 @@ const form = (fields: Record<string, string>) => new URLSearchParams(fields).toS
 const hydrationState = (html: string) => JSON.parse(/<script type="application\/json" id="__DATA__">([\s\S]*?)<\/script>/.exec(html)![1]!).state;
 
 const FIRST_SERVICE = { kind: 'first-service', percent: 15 };
-const noDiscount = (listPriceCents: number) => ({ currency: 'NZD', listPriceCents, discountCents: 0, totalCents: listPriceCents, discount: null });
+const noDiscount = (listPriceCents: number) => ({ currency: 'NZD', listPriceCents, discountCents: 0, travelFeeCents: 0, totalCents: listPriceCents, discount: null });
 
 t.test('references: 8 characters without look-alikes, unique over 10,000, no modulo bias', async (t) => {
   t.equal(REFERENCE_ALPHABET.length, 31);
@@ -43,7 +43,7 @@ t.test('references: 8 characters without look-alikes, unique over 10,000, no mod
 });
 
 t.test('pricing: integer cents, the discount rounded to the nearest cent (halves up), lines that add up', async (t) => {
-  t.same(quoteFor(19900, true), { currency: 'NZD', listPriceCents: 19900, discountCents: 2985, totalCents: 16915, discount: FIRST_SERVICE });
+  t.same(quoteFor(19900, true), { currency: 'NZD', listPriceCents: 19900, discountCents: 2985, travelFeeCents: 0, totalCents: 16915, discount: FIRST_SERVICE });
   t.same(quoteFor(19900, false), noDiscount(19900));
   t.equal(percentOf(1010, 15), 152, '151.5 cents rounds up');
   t.equal(percentOf(1003, 15), 150, '150.45 cents rounds down');
@@ -123,13 +123,13 @@ forEachBackend(t, async (t, backend) => {
   t.test('first booking discounted, the second not, the first again once the earlier one is cancelled', async (t) => {
     const email = 'hemi.first@example.co.nz';
     t.same((await quote({ service: 'Deluxe Clean', vehicleType: 'mid', email })).json(), {
-      currency: 'NZD', listPriceCents: 19900, discountCents: 2985, totalCents: 16915, discount: FIRST_SERVICE,
+      currency: 'NZD', listPriceCents: 19900, discountCents: 2985, travelFeeCents: 0, totalCents: 16915, discount: FIRST_SERVICE,
     }, 'a new e-mail is quoted the discount');
 
     const first = await bookAs(email);
     t.equal(first.statusCode, 201);
     const body = first.json();
-    t.same(body.quote, { currency: 'NZD', listPriceCents: 19900, discountCents: 2985, totalCents: 16915, discount: FIRST_SERVICE });
+    t.same(body.quote, { currency: 'NZD', listPriceCents: 19900, discountCents: 2985, travelFeeCents: 0, totalCents: 16915, discount: FIRST_SERVICE });
     t.match(body, { reference: /^[2-9A-HJKMNP-Z]{8}$/, message: `Thank you! Your booking has been received. Your booking reference is ${body.reference}. We will contact you shortly to confirm it.` });
     t.same(body.booking.quote, body.quote, 'the DTO carries the same quote');
     t.equal(body.booking.reference, body.reference);
@@ -213,7 +213,7 @@ forEachBackend(t, async (t, backend) => {
     t.match(listOnly.body, /List price<\/dt><dd>\$199\.00/);
 
     const newcomer = await post({ ...fields, email: 'no.js@example.com', step: '2', action: 'next' });
-    t.same(hydrationState(newcomer.body).quote, { currency: 'NZD', listPriceCents: 19900, discountCents: 2985, totalCents: 16915, discount: FIRST_SERVICE });
+    t.same(hydrationState(newcomer.body).quote, { currency: 'NZD', listPriceCents: 19900, discountCents: 2985, travelFeeCents: 0, totalCents: 16915, discount: FIRST_SERVICE });
     t.match(newcomer.body, /First-service discount 15%<\/dt><dd>−\$29\.85/);
     t.match(newcomer.body, /Total<\/dt><dd>\$169\.15/);
 

@@ -30,10 +30,10 @@ import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { WEEKDAYS } from '../src/domain/schedule.ts';
 import { moveByCustomer } from '../src/services/manage-booking.service.ts';
 import { deriveManageLink, manageKey } from '../src/db/manage-link.repository.ts';
-import { ResourceHoldsJobsError, RESOURCE_MESSAGES, changeResource, setTravelBufferMinutes, setWorkingHours } from '../src/services/resources.service.ts';
+import { ResourceHoldsJobsError, RESOURCE_MESSAGES, changeResource, setMinGapMinutes, setWorkingHours } from '../src/services/resources.service.ts';
 import { PlacementRefusedError, RESOURCE_BUSY_MESSAGE } from '../src/services/scheduling.service.ts';
 import { REOPEN_MESSAGES } from '../src/services/staff-bookings.service.ts';
-import { TRAVEL_BUFFER_KEY, WEEKLY_CLOSED_DAYS_KEY } from '../src/db/settings.repository.ts';
+import { MIN_GAP_KEY, WEEKLY_CLOSED_DAYS_KEY } from '../src/db/settings.repository.ts';
 import { AppError } from '../src/errors.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { inDays, originalClientPayload, testNow } from './support/payloads.ts';
@@ -575,7 +575,7 @@ class SetBuffer extends Step {
     return true;
   }
   async act(m: Model, real: Real) {
-    assert.equal(await setTravelBufferMinutes(real.app.db, this.minutes), this.minutes);
+    assert.equal(await setMinGapMinutes(real.app.db, this.minutes), this.minutes);
     m.buffer = this.minutes;
     real.tally('buffer');
   }
@@ -671,7 +671,7 @@ forEachBackend(t, async (t, backend) => {
       union all select 'dropoff', d, '08:00', '18:00' from generate_series(1, 5) as d
       union all select 'dropoff', 6, '09:00', '17:00'`.execute(app.db);
     await sql`update resources set active = true`.execute(app.db);
-    await sql`delete from settings where key in (${TRAVEL_BUFFER_KEY}, ${WEEKLY_CLOSED_DAYS_KEY})`.execute(app.db);
+    await sql`delete from settings where key in (${MIN_GAP_KEY}, ${WEEKLY_CLOSED_DAYS_KEY})`.execute(app.db);
   }
 
   const started = performance.now();

@@ -25,7 +25,8 @@ export const QuoteSchema = Type.Object(
     currency: Type.Literal(CURRENCY),
     listPriceCents: Cents('The catalogue price'),
     discountCents: Cents('The discount: the percentage of the list price, to the nearest cent (halves up)'),
-    totalCents: Cents('What the customer pays: list price less discount, plus any staff adjustment'),
+    travelFeeCents: Cents("On-site work: the travel fee of the customer's zone of the service area, GST inclusive (never discounted); 0 for none"),
+    totalCents: Cents('What the customer pays: list price less discount, plus the travel fee and any staff adjustment'),
     discount: Type.Union([
       Type.Null(),
       Type.Object({
@@ -68,7 +69,11 @@ export const BookingSchema = Type.Object({
   resourceId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'The van or bay the job holds; null when it needs one (see GET /v1/schedule)' }),
   startsAt: Type.String({ format: 'date-time', description: 'The appointment as an instant' }),
   endsAt: Type.String({ format: 'date-time', description: 'When the work ends: the start plus the duration the job was booked with' }),
-  bufferMinutes: Type.Integer({ minimum: 0, description: 'Travel time the van is held for after the work (on-site jobs)' }),
+  bufferMinutes: Type.Integer({ minimum: 0, description: 'The least gap the van is held for after the work (on-site jobs); the drive to its next job may ask for more (the zones)' }),
+  zoneId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: 'On-site: the zone of the service area the job was placed in (GET /v1/service-zones names it); null for a drop-off and for an on-site job outside every zone',
+  }),
+  outsideServiceArea: Type.Boolean({ description: 'An on-site job whose postcode was in no zone when zones came in: kept where it is, for staff to look at' }),
   status: Type.String({ description: 'pending, confirmed, completed, no-show or cancelled (the transitions: src/domain/booking-status.ts)' }),
   cancelledLate: Type.Boolean({ description: 'Cancelled by staff within the notice period (MANAGE_CUTOFF_HOURS before the start); false otherwise' }),
   version: Type.Integer({ description: 'Bumped by every status change; send it back to change the status' }),
@@ -217,7 +222,7 @@ export type WeekHoursDto = Static<typeof WeekHoursSchema>;
 export const WorkingHoursSchema = Type.Object({
   onsite: WeekHoursSchema,
   dropoff: WeekHoursSchema,
-  travelBufferMinutes: Type.Integer({ minimum: 0, description: 'Minutes an on-site job holds its van after the work, for jobs placed from now on' }),
+  minGapMinutes: Type.Integer({ minimum: 0, description: 'Minutes an on-site job holds its van after the work, for jobs placed from now on' }),
 });
 export type WorkingHoursDto = Static<typeof WorkingHoursSchema>;
 

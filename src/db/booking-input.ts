@@ -58,11 +58,14 @@ export function bookingColumnsOf(input: BookingInput) {
 }
 
 /** The quote a booking stored; the adjustment only when staff adjusted it, so every other quote keeps its shape. */
-export function storedQuote(row: Pick<Booking, 'list_price_cents' | 'discount_cents' | 'total_cents' | 'discount_kind' | 'discount_percent' | 'price_adjustment_cents' | 'price_adjustment_reason'>): Quote {
+export function storedQuote(
+  row: Pick<Booking, 'list_price_cents' | 'discount_cents' | 'travel_fee_cents' | 'total_cents' | 'discount_kind' | 'discount_percent' | 'price_adjustment_cents' | 'price_adjustment_reason'>,
+): Quote {
   return {
     currency: CURRENCY,
     listPriceCents: row.list_price_cents,
     discountCents: row.discount_cents,
+    travelFeeCents: row.travel_fee_cents,
     totalCents: row.total_cents,
     discount: row.discount_kind === 'first-service' && row.discount_percent !== null ? { kind: 'first-service', percent: row.discount_percent } : null,
     ...(row.price_adjustment_cents !== 0 && row.price_adjustment_reason !== null ? { adjustment: { cents: row.price_adjustment_cents, reason: row.price_adjustment_reason } } : {}),

@@ -80,6 +80,29 @@ export interface BookingsTable {
   started_at: Generated<Date | null>;
   /** When its personal details were erased (a privacy request or retention, migrations/022); null while held. */
   erased_at: Generated<Date | null>;
+  /** On-site: the service zone it was placed in (migrations/034); null for drop-offs and for on-site jobs outside every zone. */
+  zone_id: Generated<string | null>;
+  /** The zone's travel fee when booked, in cents, GST inclusive, in total_cents; 0 for none. */
+  travel_fee_cents: Generated<number>;
+}
+
+/** A zone of the service area: postcodes as PostgreSQL's int4multirange text (see src/domain/service-area.ts). */
+export interface ServiceZonesTable {
+  id: Generated<string>;
+  name: string;
+  postcodes: string;
+  travel_fee_cents: number;
+  minutes_from_centre: number;
+  active: Generated<boolean>;
+  position: number;
+  created_at: ColumnType<Date, never, never>;
+}
+
+/** Driving minutes staff set between two zones, either way; zone_a <= zone_b. */
+export interface ZoneTravelTable {
+  zone_a: string;
+  zone_b: string;
+  minutes: number;
 }
 
 export interface ResourcesTable {
@@ -331,6 +354,8 @@ export interface Database {
   customers: CustomersTable;
   weather_days: WeatherDaysTable;
   erasures: ErasuresTable;
+  service_zones: ServiceZonesTable;
+  zone_travel: ZoneTravelTable;
 }
 
 /** A date and kind of job on which staff asked the customers to choose a new time (migrations/019). */

@@ -11,8 +11,8 @@ export const ENV_PASSWORD_HASH_KEY = 'admin_password_env_hash';
 /** A JSON array of weekday names (see src/domain/availability.ts); absent means open every day. */
 export const WEEKLY_CLOSED_DAYS_KEY = 'weekly_closed_days';
 
-/** Minutes an on-site job holds its van after the work (driving to the next); absent: the default. */
-export const TRAVEL_BUFFER_KEY = 'travel_buffer_minutes';
+/** The least gap between two jobs of one van, in minutes (issue 40: travel itself comes from the zones); absent: the default. */
+export const MIN_GAP_KEY = 'min_gap_minutes';
 
 export async function getSetting(db: Db, key: string): Promise<string | undefined> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();

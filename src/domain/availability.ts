@@ -40,6 +40,8 @@ export function unavailableMessage(reason: UnavailableReason): string {
       return SLOT_MESSAGES.endsAfterClosing;
     case 'outside-window':
       return MESSAGES.datePast;
+    case 'travel':
+      return MESSAGES.slotTravel;
     default:
       return MESSAGES.slotFull;
   }
@@ -70,6 +72,7 @@ const REASON_LABELS: Record<UnavailableReason, string> = {
   'outside-hours': 'Outside opening hours',
   'ends-after-closing': 'Ends after closing',
   'outside-window': 'Unavailable',
+  travel: 'Van too far away',
 };
 
 /** A time as the wizard lists it, with its end, and the reason in words, never by colour alone ('09:00 – 12:00 — Full'). */

@@ -221,6 +221,9 @@ export function validateScheduleStep(
     for (const field of ADDRESS_FIELDS) {
       if (isBlank(input[field])) errors.push({ field, message: ADDRESS_MESSAGES[field] });
     }
+    if (!isBlank(input.postalCode) && !/^[0-9]{4}$/.test(input.postalCode.trim())) {
+      errors.push({ field: 'postalCode', message: MESSAGES.postalCodeInvalid });
+    }
     if (!isBlank(input.region) && !(REGIONS as readonly string[]).includes(input.region)) {
       errors.push({ field: 'region', message: MESSAGES.regionRequired });
     }

@@ -34,6 +34,8 @@ export const MESSAGES = {
   contactReceived: 'Thank you for your message! We will get back to you soon.',
   slotFull: 'Sorry, that time is fully booked. Please choose another time or date.',
   slotClosed: 'Sorry, we are closed at that time. Please choose another time or date.',
+  slotTravel: "Sorry, our van can't get to you in time then from its job before, or on to its next job. Please choose another time or date.",
+  postalCodeInvalid: 'Please enter your 4-digit postcode',
   validationFailed: 'Please correct the highlighted fields',
   controlCharacters: 'Please remove the invisible control characters from this field',
   somethingWentWrong: 'Something went wrong',
@@ -54,6 +56,11 @@ export const SLOT_MESSAGES = {
   endsAfterClosing: 'Sorry, this service would end after closing time if it started then. Please choose an earlier time or another date.',
   taken: 'Sorry, that time has just been taken. Please choose another time or date.',
 } as const;
+
+/** An on-site booking whose postcode is in no active zone of the service area (issue 40). */
+export function outsideServiceArea(business: { suburb: string; phone: string }): string {
+  return `Sorry, our vans don't come to that postcode yet. You can drop your car at our ${business.suburb} service centre, or call us on ${business.phone}.`;
+}
 
 export function tooManyActiveBookings(max: number): string {
   return `You already have ${max} upcoming bookings with this email address. Please call us to change them or to book more.`;

@@ -22,6 +22,8 @@ export interface Quote {
   currency: typeof CURRENCY;
   listPriceCents: number;
   discountCents: number;
+  /** The zone's travel fee for on-site work (issue 40), GST inclusive; 0 for none. Never discounted. */
+  travelFeeCents: number;
   totalCents: number;
   discount: QuoteDiscount | null;
   /** A price adjusted by staff (issue 21), already in totalCents; absent or null: none. */
@@ -56,11 +58,15 @@ export function percentOf(cents: number, percent: number): number {
   return Math.floor((cents * percent + 50) / 100);
 }
 
-export function quoteFor(listCents: number, firstService: boolean): Quote {
+/** The services' list price, less the first-service discount on them, plus the travel fee (which the discount never touches). */
+export function quoteFor(listCents: number, firstService: boolean, travelFeeCents = 0): Quote {
   const discount: QuoteDiscount | null = firstService ? { kind: 'first-service', percent: FIRST_SERVICE_DISCOUNT_PERCENT } : null;
   const discountCents = discount ? percentOf(listCents, discount.percent) : 0;
-  return { currency: CURRENCY, listPriceCents: listCents, discountCents, totalCents: listCents - discountCents, discount };
+  return { currency: CURRENCY, listPriceCents: listCents, discountCents, travelFeeCents, totalCents: listCents - discountCents + travelFeeCents, discount };
 }
+
+/** The words for a travel fee line. */
+export const TRAVEL_FEE_LABEL = 'Travel fee';
 
 /**
  * Cents as NZ dollars for people: 16915 → '$169.15', -2985 → '-$29.85', 123456789 →

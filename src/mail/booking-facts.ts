@@ -2,7 +2,7 @@
 import { HOURS, type BusinessInfo } from '../domain/business.ts';
 import { appointmentText, aucklandClockText } from '../domain/booking-dates.ts';
 import { durationText } from '../domain/catalogue.ts';
-import { adjustmentLabel, discountLabel, formatNzd } from '../domain/pricing.ts';
+import { adjustmentLabel, discountLabel, formatNzd, TRAVEL_FEE_LABEL } from '../domain/pricing.ts';
 import type { Booking } from '../db/database.ts';
 
 /**
@@ -55,6 +55,7 @@ export function quoteLines(booking: Booking): [string, string][] {
   if (booking.discount_cents > 0 && booking.discount_percent !== null) {
     lines.push([discountLabel({ kind: 'first-service', percent: booking.discount_percent }), formatNzd(-booking.discount_cents)]);
   }
+  if (booking.travel_fee_cents > 0) lines.push([TRAVEL_FEE_LABEL, formatNzd(booking.travel_fee_cents)]);
   if (booking.price_adjustment_cents !== 0 && booking.price_adjustment_reason !== null) {
     lines.push([adjustmentLabel({ cents: booking.price_adjustment_cents, reason: booking.price_adjustment_reason }), formatNzd(booking.price_adjustment_cents)]);
   }

@@ -28,7 +28,8 @@ import { AppError, conflict, validationFailed } from '../errors.ts';
 import { onSiteAddress } from '../mail/booking-facts.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
-import { bookedDuration, kindOf, placeJob, type Placement } from './scheduling.service.ts';
+import { bookedDuration, kindOf, placeJob, zoneOfJob, type Placement } from './scheduling.service.ts';
+import { listZones } from '../db/service-zones.repository.ts';
 import { bookingAtVersion, StaleBookingError } from './staff-bookings.service.ts';
 
 /** The fields staff may change; each absent one stays as it is. */
@@ -212,16 +213,28 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
       listCents = list;
       durationMinutes = duration;
     }
+    // Where: a job still to do, on site at a new postcode (or newly on site), takes the zone of the
+    // postcode and its travel fee (a 400 when it is in none); otherwise the zone and fee it was
+    // booked with (a correction of a done job's address re-prices nothing).
+    const open = current.status === 'pending' || current.status === 'confirmed';
+    const whereChanged = kindChanged || (open && next.serviceType === 'onsite' && next.postalCode.trim() !== before.postalCode.trim());
+    let zoneId = current.zone_id;
+    let travelFeeCents = current.travel_fee_cents;
+    if (next.serviceType !== 'onsite') [zoneId, travelFeeCents] = [null, 0];
+    else if (whereChanged) {
+      const zone = zoneOfJob(await listZones(trx), { postalCode: next.postalCode, business: options.mail.business });
+      [zoneId, travelFeeCents] = [zone?.id ?? null, zone?.travelFeeCents ?? 0];
+    }
     const discountCents = current.discount_percent !== null && current.discount_kind !== null ? percentOf(listCents, current.discount_percent) : 0;
-    const totalCents = listCents - discountCents + (adjustment?.cents ?? 0);
+    const totalCents = listCents - discountCents + travelFeeCents + (adjustment?.cents ?? 0);
     if (totalCents < 0) throw validationFailed([{ field: 'priceAdjustmentCents', message: STAFF_BOOKING_MESSAGES.totalNegative }]);
 
-    // The place: through the engine when the time, the van or bay, or the duration changed.
+    // The place: through the engine when the time, the van or bay, the zone or the duration changed.
     let placement: Placement | undefined;
-    if (moved || kindChanged || resourceAsked || durationMinutes !== bookedDuration(current)) {
+    if (moved || whereChanged || resourceAsked || durationMinutes !== bookedDuration(current)) {
       const kind = kindOf(next.serviceType);
       await lockPlacement(trx, next.date, [kind]);
-      const job = { kind, date: next.date, time: next.time, durationMinutes, bookingId: current.id };
+      const job = { kind, date: next.date, time: next.time, durationMinutes, zoneId, bookingId: current.id };
       if (resourceAsked) placement = await placeJob(trx, { ...job, resourceId: edit.resourceId! });
       else if (edit.resourceId === undefined && current.resource_id !== null && !kindChanged) {
         // Staying on its van or bay when it still fits there; otherwise wherever the engine finds room.
@@ -238,6 +251,8 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
       ...bookingColumnsOf(next),
       list_price_cents: listCents,
       discount_cents: discountCents,
+      travel_fee_cents: travelFeeCents,
+      zone_id: zoneId,
       total_cents: totalCents,
       price_adjustment_cents: adjustment?.cents ?? 0,
       price_adjustment_reason: adjustment?.reason ?? null,

@@ -23,7 +23,7 @@ import { bookingColumnsOf } from '../db/booking-input.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { listPriceCents, quoteFor, withAdjustment, type PriceAdjustment } from '../domain/pricing.ts';
 import { adjustmentErrors, STAFF_BOOKING_MESSAGES, staffStartErrors } from '../domain/staff-booking-rules.ts';
-import { kindOf, placeJob, placementSpan } from './scheduling.service.ts';
+import { kindOf, placeJob, placementSpan, zoneOfJob, zonesOf } from './scheduling.service.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';
 import { newBookingReference } from './booking-reference.ts';
 import { newManageLink } from '../db/manage-link.repository.ts';
@@ -139,16 +139,20 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     // Bookings on that day whose customers never confirmed them give their places up first (and
     // the schedule is read again without them).
     if (read.lapsable) await lapseUnconfirmed(trx, options.now, input.date);
-    const request = { kind, date: input.date, time: input.time, durationMinutes, ...(staff?.resourceId ? { resourceId: staff.resourceId } : {}) };
+    // On site: the zone of the postcode (a 400 when it is in none), which prices the travel and
+    // tells the engine where the van must drive from and to.
+    const zone = kind === 'onsite' ? zoneOfJob(zonesOf(read.schedule), { postalCode: input.postalCode, business: options.mail.business }) : null;
+    const request = { kind, date: input.date, time: input.time, durationMinutes, zoneId: zone?.id ?? null, ...(staff?.resourceId ? { resourceId: staff.resourceId } : {}) };
     const placement = await placeJob(trx, request, read.lapsable ? undefined : read.schedule);
     // Under the address's lock: of two first bookings sent at once, the second waits and then
     // sees the first.
-    const quote = withAdjustment(quoteFor(listCents, !customer.hasActive), staff?.priceAdjustment ?? null);
+    const quote = withAdjustment(quoteFor(listCents, !customer.hasActive, zone?.travelFeeCents ?? 0), staff?.priceAdjustment ?? null);
     if (quote.totalCents < 0) throw validationFailed([{ field: 'priceAdjustmentCents', message: STAFF_BOOKING_MESSAGES.totalNegative }]);
     const booking = {
       ...bookingColumnsOf(input),
       list_price_cents: quote.listPriceCents,
       discount_cents: quote.discountCents,
+      travel_fee_cents: quote.travelFeeCents,
       total_cents: quote.totalCents,
       discount_kind: quote.discount?.kind ?? null,
       discount_percent: quote.discount?.percent ?? null,

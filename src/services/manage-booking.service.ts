@@ -164,7 +164,7 @@ export async function moveByCustomer(
     await lockPlacement(trx, target.date, [kind]);
     // Bookings on that day whose customers never confirmed them give their places up first.
     await lapseUnconfirmed(trx, options.now, target.date);
-    const placement = await placeJob(trx, { kind, date: target.date, time: target.time, durationMinutes: bookedDuration(current), bookingId: current.id });
+    const placement = await placeJob(trx, { kind, date: target.date, time: target.time, durationMinutes: bookedDuration(current), zoneId: current.zone_id, bookingId: current.id });
     const updated = await moveIfVersion(trx, current.id, version, target.date, target.time, placement);
     if (!updated) throw new BookingChangedError((await findManagedBooking(trx, token, options.now)) ?? current);
     await insertStatusChange(trx, {

@@ -12,19 +12,26 @@ import { listPriceCents, quoteFor, type Quote } from '../domain/pricing.ts';
 import { EMAIL_PATTERN } from '../domain/text-rules.ts';
 import type { Database } from '../db/database.ts';
 import { hasActiveBookingFor } from '../db/bookings.repository.ts';
-import { isConnectionError, validationFailed } from '../errors.ts';
+import { listZones } from '../db/service-zones.repository.ts';
+import type { BusinessInfo } from '../domain/business.ts';
+import { AppError, isConnectionError, validationFailed } from '../errors.ts';
+import { zoneOfJob } from './scheduling.service.ts';
 
 type Db = Kysely<Database>;
 
-/** The quote for a list price and a customer's e-mail (already checked to be an address) and phone (may be ''). */
-export async function quoteForCustomer(db: Db, listCents: number, email: string, phone = ''): Promise<Quote> {
-  return quoteFor(listCents, !(await hasActiveBookingFor(db, { email, phone })));
+/** The quote for a list price, a travel fee and a customer's e-mail (already checked to be an address) and phone (may be ''). */
+export async function quoteForCustomer(db: Db, listCents: number, email: string, phone = '', travelFeeCents = 0): Promise<Quote> {
+  return quoteFor(listCents, !(await hasActiveBookingFor(db, { email, phone })), travelFeeCents);
 }
 
-type QuoteInput = Pick<BookingInput, 'service' | 'coatingType' | 'vehicleType' | 'selectedVehicleType' | 'email'> & { phone?: string };
+type QuoteInput = Pick<BookingInput, 'service' | 'coatingType' | 'vehicleType' | 'selectedVehicleType' | 'email'> & {
+  phone?: string;
+  serviceType?: string;
+  postalCode?: string;
+};
 
 /** The fields a quote depends on, trimmed; the vehicle type from the chosen size when not sent. */
-function quoteFields(input: QuoteInput): QuoteInput {
+function quoteFields(input: QuoteInput): Required<QuoteInput> {
   const selectedVehicleType = input.selectedVehicleType.trim();
   return {
     service: input.service.trim(),
@@ -33,35 +40,52 @@ function quoteFields(input: QuoteInput): QuoteInput {
     selectedVehicleType,
     email: input.email.trim(),
     phone: (input.phone ?? '').trim(),
+    serviceType: (input.serviceType ?? '').trim(),
+    postalCode: (input.postalCode ?? '').trim(),
   };
 }
 
 /**
- * POST /v1/quote: the service choice must be complete (step 1's rules); an e-mail, when given,
- * must be an address. Without one the quote is the list price.
+ * The travel fee of an on-site job at a postcode (the service centre's zone without one; a 400
+ * naming postalCode when the postcode is in no zone); 0 for any other job.
  */
-export async function quoteBooking(db: Db, raw: QuoteInput): Promise<Quote> {
+export async function travelFeeFor(db: Db, input: { serviceType: string; postalCode: string }, business: Pick<BusinessInfo, 'postcode' | 'phone' | 'suburb'>): Promise<number> {
+  if (input.serviceType !== 'onsite') return 0;
+  return zoneOfJob(await listZones(db), { postalCode: input.postalCode, business })?.travelFeeCents ?? 0;
+}
+
+/**
+ * POST /v1/quote: the service choice must be complete (step 1's rules); an e-mail, when given,
+ * must be an address. Without one the quote is the list price (and the travel fee, on site).
+ */
+export async function quoteBooking(db: Db, raw: QuoteInput, business: Pick<BusinessInfo, 'postcode' | 'phone' | 'suburb'>): Promise<Quote> {
   const input = quoteFields(raw);
   const errors = validateServiceStep(input);
   if (input.email !== '' && !EMAIL_PATTERN.test(input.email)) errors.push({ field: 'email', message: MESSAGES.emailInvalid });
   const listCents = listPriceCents(input.service, input.vehicleType, input.coatingType);
   if (errors.length > 0 || listCents === undefined) throw validationFailed(errors.length > 0 ? errors : [{ field: 'service', message: MESSAGES.serviceUnknown }]);
-  return input.email === '' ? quoteFor(listCents, false) : quoteForCustomer(db, listCents, input.email, input.phone);
+  const travelFeeCents = await travelFeeFor(db, input, business);
+  return input.email === '' ? quoteFor(listCents, false, travelFeeCents) : quoteForCustomer(db, listCents, input.email, input.phone, travelFeeCents);
 }
 
 /**
  * The quote shown on step 3 of the wizard without JavaScript: the customer's own once a valid
  * e-mail has been entered, the list price before; none while the service choice is incomplete.
+ * The travel fee of the postcode's zone on site (none when it is in no zone: booking says so).
  * With the database unreachable it is the list price, so that the form (and its 503 message when
  * the booking itself fails) can still be shown.
  */
-export async function quoteForWizard(db: Db, values: QuoteInput): Promise<Quote | null> {
+export async function quoteForWizard(db: Db, values: QuoteInput, business: Pick<BusinessInfo, 'postcode' | 'phone' | 'suburb'>): Promise<Quote | null> {
   const input = quoteFields(values);
   const listCents = listPriceCents(input.service, input.vehicleType, input.coatingType);
   if (listCents === undefined) return null;
-  if (!EMAIL_PATTERN.test(input.email)) return quoteFor(listCents, false);
   try {
-    return await quoteForCustomer(db, listCents, input.email, input.phone);
+    const travelFeeCents = await travelFeeFor(db, input, business).catch((caught: unknown) => {
+      if (caught instanceof AppError) return 0;
+      throw caught;
+    });
+    if (!EMAIL_PATTERN.test(input.email)) return quoteFor(listCents, false, travelFeeCents);
+    return await quoteForCustomer(db, listCents, input.email, input.phone, travelFeeCents);
   } catch (caught) {
     if (isConnectionError(caught)) return quoteFor(listCents, false);
     throw caught;

@@ -19,9 +19,9 @@ import {
   replaceWorkingHours,
   updateResource,
 } from '../db/resources.repository.ts';
-import { getSetting, putSetting, TRAVEL_BUFFER_KEY } from '../db/settings.repository.ts';
+import { getSetting, putSetting, MIN_GAP_KEY } from '../db/settings.repository.ts';
 import { conflict, notFound, validationFailed } from '../errors.ts';
-import { DEFAULT_TRAVEL_BUFFER_MINUTES, TRAVEL_BUFFER_MAX_MINUTES, legacyResourceFor } from './scheduling.service.ts';
+import { DEFAULT_MIN_GAP_MINUTES, MIN_GAP_MAX_MINUTES, legacyResourceFor } from './scheduling.service.ts';
 
 export interface ResourceSeed {
   /** Vans (on-site teams) to create on the first start. */
@@ -236,19 +236,19 @@ async function jobsOutsideHours(db: Kysely<Database>, kind: ResourceKind, now: D
     .execute();
 }
 
-export async function travelBufferMinutes(db: Kysely<Database>): Promise<number> {
-  const stored = await getSetting(db, TRAVEL_BUFFER_KEY);
-  return stored === undefined ? DEFAULT_TRAVEL_BUFFER_MINUTES : Number(stored);
+export async function minGapMinutes(db: Kysely<Database>): Promise<number> {
+  const stored = await getSetting(db, MIN_GAP_KEY);
+  return stored === undefined ? DEFAULT_MIN_GAP_MINUTES : Number(stored);
 }
 
 /** Sets the travel buffer given to on-site jobs placed from now on (jobs already placed keep theirs). */
-export async function setTravelBufferMinutes(db: Kysely<Database>, minutes: number): Promise<number> {
-  if (!Number.isInteger(minutes) || minutes < 0 || minutes > TRAVEL_BUFFER_MAX_MINUTES) {
-    throw validationFailed([{ field: 'minutes', message: `Please give a whole number of minutes from 0 to ${TRAVEL_BUFFER_MAX_MINUTES}` }]);
+export async function setMinGapMinutes(db: Kysely<Database>, minutes: number): Promise<number> {
+  if (!Number.isInteger(minutes) || minutes < 0 || minutes > MIN_GAP_MAX_MINUTES) {
+    throw validationFailed([{ field: 'minutes', message: `Please give a whole number of minutes from 0 to ${MIN_GAP_MAX_MINUTES}` }]);
   }
   await db.transaction().execute(async (trx) => {
     await lockSchedule(trx);
-    await putSetting(trx, TRAVEL_BUFFER_KEY, String(minutes));
+    await putSetting(trx, MIN_GAP_KEY, String(minutes));
   });
   return minutes;
 }

@@ -25,13 +25,17 @@ import {
   type ResourceKind,
   type UnavailableReason,
 } from '../domain/scheduling.ts';
+import { TravelTable, rangesOfMultirange, zoneForPostcode, type ServiceZone } from '../domain/service-area.ts';
+import { outsideServiceArea } from '../domain/messages.ts';
+import type { BusinessInfo } from '../domain/business.ts';
 import type { Database } from '../db/database.ts';
 import { scheduleFacts, type ScheduleFacts } from '../db/availability.repository.ts';
+import { listZones } from '../db/service-zones.repository.ts';
 import { AppError, validationFailed } from '../errors.ts';
 
-/** Minutes an on-site job holds its van after the work, unless staff set otherwise. */
-export const DEFAULT_TRAVEL_BUFFER_MINUTES = 30;
-export const TRAVEL_BUFFER_MAX_MINUTES = 240;
+/** The least gap between two jobs of one van (an on-site job holds its van that long after the work), unless staff set otherwise; the zones' driving minutes ask for more where they must. */
+export const DEFAULT_MIN_GAP_MINUTES = 15;
+export const MIN_GAP_MAX_MINUTES = 240;
 
 const MINUTE = 60_000;
 /** How far past a date's midnight a job of that date can hold a resource (a late job and its buffer). */
@@ -45,17 +49,50 @@ export const SHORTEST_DURATION_MINUTES = Math.min(
   ...PACKAGES.flatMap((p) => [...Object.values(p.durations), ...Object.values(p.coatingDurations ?? {}).flatMap((d) => Object.values(d))]),
 );
 
-/** The job a question is about: how long it takes and which kinds of resource may take it. */
+/**
+ * Where an on-site job is, as a question names it: a booking's own zone (a move keeps the zone it
+ * was placed in), or a postcode to look up in the active zones ('' for the service centre's own:
+ * the zone of the business's postcode, or none when that is in no zone).
+ */
+export type WhereAsked = { zoneId: string | null } | { postalCode: string; business: Pick<BusinessInfo, 'postcode' | 'phone' | 'suburb'> };
+
+/** The job a question is about: how long it takes, which kinds of resource may take it, and where. */
 export interface JobQuery {
   durationMinutes: number;
   kinds: readonly ResourceKind[];
   /** A booking being moved: its own place never counts against it. */
   bookingId?: string;
+  /** On-site: where (absent: no zone, only the least gap between jobs). */
+  where?: WhereAsked;
 }
 
-/** The job a booking is, for offering it other times: its kind and the duration it was booked with. */
-export function jobOfBooking(booking: { id: string; service_type: string; starts_at: Date; ends_at: Date }): JobQuery {
-  return { durationMinutes: bookedDuration(booking), kinds: [kindOf(booking.service_type)], bookingId: booking.id };
+/** The job a booking is, for offering it other times: its kind, the duration it was booked with and its zone. */
+export function jobOfBooking(booking: { id: string; service_type: string; starts_at: Date; ends_at: Date; zone_id: string | null }): JobQuery {
+  return { durationMinutes: bookedDuration(booking), kinds: [kindOf(booking.service_type)], bookingId: booking.id, where: { zoneId: booking.zone_id } };
+}
+
+/** Every zone of the facts, active or not, with its postcodes as ranges. */
+export function zonesOf(facts: Pick<ScheduleFacts, 'zones'>): ServiceZone[] {
+  return facts.zones.map((z) => ({ ...z, postcodes: rangesOfMultirange(z.postcodes) }));
+}
+
+/** The 400 of an on-site job whose postcode is in no active zone. */
+export function outsideAreaError(business: Pick<BusinessInfo, 'phone' | 'suburb'>): AppError {
+  return validationFailed([{ field: 'postalCode', message: outsideServiceArea(business) }]);
+}
+
+/**
+ * The zone a job is in: a booking's own, the active zone of the postcode asked (a 400 naming
+ * postalCode when it is in none), or the service centre's for no postcode (null when that is in no
+ * zone). Null also when nothing is asked.
+ */
+export function zoneOfJob(zones: readonly ServiceZone[], where: WhereAsked | undefined): ServiceZone | null {
+  if (!where) return null;
+  if ('zoneId' in where) return zones.find((z) => z.id === where.zoneId) ?? null;
+  if (where.postalCode.trim() === '') return zoneForPostcode(zones, where.business.postcode) ?? null;
+  const zone = zoneForPostcode(zones, where.postalCode);
+  if (!zone) throw outsideAreaError(where.business);
+  return zone;
 }
 
 /** What GET /v1/availability and its days summary are asked, before validation. */
@@ -64,35 +101,38 @@ export interface JobParams {
   vehicleType?: string;
   coatingType?: string;
   serviceType?: string;
+  postalCode?: string;
 }
 
 /**
  * The job named by availability parameters: a package's duration for the vehicle (and coating),
- * on the kind asked, or both kinds. Without a service: the shortest job in the catalogue, on
- * either kind, so that a start is offered when anything at all could be booked then.
+ * on the kind asked, or both kinds, at the postcode asked (on-site; without one, as for the
+ * service centre's own zone). Without a service: the shortest job in the catalogue, on either
+ * kind, so that a start is offered when anything at all could be booked then.
  */
-export function jobQuery(params: JobParams): JobQuery {
+export function jobQuery(params: JobParams, business: Pick<BusinessInfo, 'postcode' | 'phone' | 'suburb'>): JobQuery {
   const kinds = params.serviceType ? [params.serviceType as ResourceKind] : RESOURCE_KINDS;
   if (params.serviceType !== undefined && !(RESOURCE_KINDS as readonly string[]).includes(params.serviceType)) {
     throw validationFailed([{ field: 'serviceType', message: MESSAGES.serviceTypeRequired }]);
   }
-  if (!params.service) return { durationMinutes: SHORTEST_DURATION_MINUTES, kinds };
+  const where = { where: { postalCode: params.postalCode ?? '', business } };
+  if (!params.service) return { durationMinutes: SHORTEST_DURATION_MINUTES, kinds, ...where };
   if (!findPackage(params.service)) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
   if (!params.vehicleType || !isVehicleType(params.vehicleType)) throw validationFailed([{ field: 'vehicleType', message: MESSAGES.vehicleTypeRequired }]);
   const coating = params.service === CERAMIC_COATING ? params.coatingType || DEFAULT_COATING : '';
   const durationMinutes = durationFor(params.service, params.vehicleType, coating);
   if (durationMinutes === undefined) throw validationFailed([{ field: 'coatingType', message: MESSAGES.coatingRequired }]);
-  return { durationMinutes, kinds };
+  return { durationMinutes, kinds, ...where };
 }
 
-function travelBufferOf(facts: ScheduleFacts): number {
-  const stored = facts.travelBuffer === null ? NaN : Number(facts.travelBuffer);
-  return Number.isInteger(stored) && stored >= 0 && stored <= TRAVEL_BUFFER_MAX_MINUTES ? stored : DEFAULT_TRAVEL_BUFFER_MINUTES;
+function minGapOf(facts: ScheduleFacts): number {
+  const stored = facts.minGap === null ? NaN : Number(facts.minGap);
+  return Number.isInteger(stored) && stored >= 0 && stored <= MIN_GAP_MAX_MINUTES ? stored : DEFAULT_MIN_GAP_MINUTES;
 }
 
 /** The buffer a job of this kind is given: on-site jobs drive on to the next, drop-offs do not. */
 export function bufferMinutesFor(kind: ResourceKind, facts: ScheduleFacts): number {
-  return kind === 'onsite' ? travelBufferOf(facts) : 0;
+  return kind === 'onsite' ? minGapOf(facts) : 0;
 }
 
 function weeklyClosed(facts: ScheduleFacts, date: string): boolean {
@@ -101,8 +141,8 @@ function weeklyClosed(facts: ScheduleFacts, date: string): boolean {
   return Array.isArray(days) && days.includes(weekdayOf(date));
 }
 
-/** The facts of one kind's day, as instants, for the rule (src/domain/scheduling.ts). */
-export function kindDay(facts: ScheduleFacts, kind: ResourceKind, date: string): KindDay {
+/** The facts of one kind's day, as instants, for the rule (src/domain/scheduling.ts); on-site with the travel between zones. */
+export function kindDay(facts: ScheduleFacts, kind: ResourceKind, date: string, zones: readonly ServiceZone[] = zonesOf(facts)): KindDay {
   const isoWeekday = WEEKDAYS.indexOf(weekdayOf(date)) + 1;
   const row = facts.hours.find((h) => h.kind === kind && h.weekday === isoWeekday);
   const appliesToKind = (c: ScheduleFacts['closures'][number]) => c.resourceId === null && (c.kind === null || c.kind === kind);
@@ -118,10 +158,11 @@ export function kindDay(facts: ScheduleFacts, kind: ResourceKind, date: string):
         id: r.id,
         position: r.position,
         busy: [
-          ...facts.busy.filter(([id]) => id === r.id).map(([, start, end]) => ({ start, end })),
+          ...facts.busy.filter(([id]) => id === r.id).map(([, start, end, workEnd, zoneId]) => ({ start, end, workEnd, zoneId })),
           ...facts.closures.filter((c) => c.resourceId === r.id).map(interval),
         ],
       })),
+    ...(kind === 'onsite' ? { travel: new TravelTable(zones, facts.travel), dayEnd: aucklandInstant(addDaysToDay(date, 1), '00:00') } : {}),
   };
 }
 
@@ -142,12 +183,28 @@ function factsOfDay(facts: ScheduleFacts, date: string): ScheduleFacts {
   };
 }
 
+/**
+ * The kinds a job may take, each with where it is: on-site at its zone (a postcode in no zone
+ * takes on-site out when drop-off may take the job, and is a 400 when only on-site may).
+ */
+function kindsWithZones(facts: ScheduleFacts, job: JobQuery, zones: readonly ServiceZone[]): { kind: ResourceKind; zoneId: string | null }[] {
+  return job.kinds.flatMap((kind): { kind: ResourceKind; zoneId: string | null }[] => {
+    if (kind !== 'onsite') return [{ kind, zoneId: null }];
+    try {
+      return [{ kind, zoneId: zoneOfJob(zones, job.where)?.id ?? null }];
+    } catch (outside) {
+      if (job.kinds.length > 1) return [];
+      throw outside;
+    }
+  });
+}
+
 /** How each start of a date fits for the job asked, over every kind it may take: each kind's day is built once, not once per start. */
-function fitsOn(facts: ScheduleFacts, date: string, job: JobQuery): { time: string; fit: Fit; start: number }[] {
-  const kinds = job.kinds.map((kind) => ({ day: kindDay(facts, kind, date), bufferMs: bufferMinutesFor(kind, facts) * MINUTE }));
+function fitsOn(facts: ScheduleFacts, date: string, job: JobQuery, zones: readonly ServiceZone[] = zonesOf(facts)): { time: string; fit: Fit; start: number }[] {
+  const kinds = kindsWithZones(facts, job, zones).map(({ kind, zoneId }) => ({ day: kindDay(facts, kind, date, zones), bufferMs: bufferMinutesFor(kind, facts) * MINUTE, zoneId }));
   return TIME_SLOTS.map((time) => {
     const start = aucklandInstant(date, time);
-    const fits = kinds.map((k) => fitJob({ start, durationMs: job.durationMinutes * MINUTE, bufferMs: k.bufferMs }, k.day));
+    const fits = kinds.map((k) => fitJob({ start, durationMs: job.durationMinutes * MINUTE, bufferMs: k.bufferMs, zoneId: k.zoneId }, k.day));
     return { time, fit: fits.length === 1 ? fits[0]! : combineFits(fits), start };
   });
 }
@@ -176,12 +233,18 @@ export async function availabilityOn(
 ): Promise<DayAvailability & { slots: SlotAvailability[] }> {
   const bookable = date >= window.min && date <= window.max;
   const facts = bookable ? await scheduleFacts(db, ...daySpan(date, date), job.bookingId) : undefined;
+  if (!facts && job.kinds.length === 1 && job.kinds[0] === 'onsite') await zoneWhenNoFacts(db, job);
   const slots = facts
     ? fitsOn(facts, date, job).map(({ time, fit, start }) =>
         slotOf(date, time, start, job, startInWindow(date, time, window) ? fit : { free: [], reason: 'outside-window' }),
       )
     : TIME_SLOTS.map((time) => slotOf(date, time, aucklandInstant(date, time), job, { free: [], reason: 'outside-window' }));
   return { date, durationMinutes: job.durationMinutes, slots };
+}
+
+/** A date outside the window reads no schedule, but a postcode in no zone is still a 400 for an on-site job. */
+async function zoneWhenNoFacts(db: Kysely<Database>, job: JobQuery): Promise<void> {
+  if (job.where && 'postalCode' in job.where && job.where.postalCode.trim() !== '') zoneOfJob(await listZones(db), job.where);
 }
 
 /** The most days the date picker's summary answers at once. */
@@ -195,9 +258,13 @@ export async function availabilitySummary(db: Kysely<Database>, from: string, to
   const window = bookingWindow(now);
   const inWindow = dates.filter((d) => d >= window.min && d <= window.max);
   const facts = inWindow.length > 0 ? await scheduleFacts(db, ...daySpan(inWindow[0]!, inWindow.at(-1)!), job.bookingId) : undefined;
+  const zones = facts ? zonesOf(facts) : [];
+  // A postcode in no zone is a 400 even when no date of the range is bookable.
+  if (!facts && job.kinds.length === 1 && job.kinds[0] === 'onsite') await zoneWhenNoFacts(db, job);
   return dates.map((date) => ({
     date,
-    availableStarts: facts && date >= window.min && date <= window.max ? fitsOn(factsOfDay(facts, date), date, job).filter((s) => s.fit.reason === null).length : 0,
+    availableStarts:
+      facts && date >= window.min && date <= window.max ? fitsOn(factsOfDay(facts, date), date, job, zones).filter((s) => s.fit.reason === null).length : 0,
   }));
 }
 
@@ -207,6 +274,8 @@ export interface Placement {
   starts_at: Date;
   ends_at: Date;
   buffer_minutes: number;
+  /** On-site: the zone it was placed in (null: none known); drop-off: null. */
+  zone_id: string | null;
 }
 
 export interface PlacementRequest {
@@ -214,6 +283,8 @@ export interface PlacementRequest {
   date: string;
   time: string;
   durationMinutes: number;
+  /** On-site: the zone the job is in (see zoneOfJob); null or absent: only the least gap applies. */
+  zoneId?: string | null;
   /** The booking being moved or reopened: its own place never counts against it. */
   bookingId?: string;
   /** Staff may name the resource; otherwise the engine chooses. */
@@ -228,6 +299,7 @@ export class PlacementRefusedError extends AppError {
 }
 
 export const RESOURCE_BUSY_MESSAGE = 'That van or bay is busy for part of this job. Choose another, or leave the choice to the schedule.';
+export const RESOURCE_TOO_FAR_MESSAGE = 'That van cannot drive between this job and its job before or after in time. Choose another, or leave the choice to the schedule.';
 
 /**
  * Places a job: the resource it gets and its instants, or a PlacementRefusedError saying why not.
@@ -243,11 +315,15 @@ export async function placeJob(trx: Kysely<Database>, request: PlacementRequest,
   if (request.resourceId !== undefined && !day.lanes.some((lane) => lane.id === request.resourceId)) {
     throw validationFailed([{ field: 'resourceId', message: `Please choose an active ${request.kind === 'onsite' ? 'van' : 'bay'}` }]);
   }
-  const fit = fitJob({ start, durationMs: request.durationMinutes * MINUTE, bufferMs: bufferMinutes * MINUTE }, day);
+  const zoneId = request.kind === 'onsite' ? (request.zoneId ?? null) : null;
+  const fit = fitJob({ start, durationMs: request.durationMinutes * MINUTE, bufferMs: bufferMinutes * MINUTE, zoneId }, day);
   if (fit.reason !== null) throw new PlacementRefusedError(fit.reason);
   const lane = request.resourceId === undefined ? fit.free[0]! : fit.free.find((l) => l.id === request.resourceId);
-  if (!lane) throw new PlacementRefusedError('full', RESOURCE_BUSY_MESSAGE);
-  return { resource_id: lane.id, starts_at: new Date(start), ends_at: new Date(start + request.durationMinutes * MINUTE), buffer_minutes: bufferMinutes };
+  if (!lane) {
+    if (fit.tooFar.some((l) => l.id === request.resourceId)) throw new PlacementRefusedError('travel', RESOURCE_TOO_FAR_MESSAGE);
+    throw new PlacementRefusedError('full', RESOURCE_BUSY_MESSAGE);
+  }
+  return { resource_id: lane.id, starts_at: new Date(start), ends_at: new Date(start + request.durationMinutes * MINUTE), buffer_minutes: bufferMinutes, zone_id: zoneId };
 }
 
 /**
@@ -265,7 +341,7 @@ export async function legacyResourceFor(
   const lanes = facts.resources
     .filter((r) => r.kind === booking.service_type)
     .map((r) => ({ id: r.id, position: r.position, busy: facts.busy.filter(([id]) => id === r.id).map(([, start, end]) => ({ start, end })) }));
-  return freeLanes(held, lanes, null)[0]?.id;
+  return freeLanes(held, lanes, null).free[0]?.id;
 }
 
 /** The duration a booking was placed with, in minutes: a move keeps it, whatever the catalogue says now. */

@@ -124,7 +124,7 @@ export async function changeBookingStatus(db: Kysely<Database>, change: StatusCh
       const kind = kindOf(current.service_type);
       await lockPlacement(trx, current.date, [kind]);
       try {
-        placement = await placeJob(trx, { kind, date: current.date, time: current.time, durationMinutes: bookedDuration(current), bookingId: current.id });
+        placement = await placeJob(trx, { kind, date: current.date, time: current.time, durationMinutes: bookedDuration(current), zoneId: current.zone_id, bookingId: current.id });
       } catch (error) {
         if (!(error instanceof PlacementRefusedError)) throw error;
         const message = error.reason === 'closed' ? REOPEN_MESSAGES.closed : error.reason === 'full' ? REOPEN_MESSAGES.full : REOPEN_MESSAGES.hours;

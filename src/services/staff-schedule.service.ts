@@ -188,6 +188,7 @@ export async function moveByStaff(
       date: request.date,
       time: request.time,
       durationMinutes: bookedDuration(current),
+      zoneId: current.zone_id,
       bookingId: current.id,
       ...(request.resourceId === undefined ? {} : { resourceId: request.resourceId }),
     });

@@ -120,7 +120,7 @@ const SQL = {
       (select coalesce(json_agg(json_build_object('id', id, 'kind', kind, 'position', position, 'name', name) order by position, created_at, id), '[]') from resources where active) as resources,
       (select coalesce(json_agg(json_build_object('kind', kind, 'weekday', weekday, 'opens', opens, 'closes', closes)), '[]') from working_hours) as hours,
       (select value from settings where key = $6) as "weeklyClosedDays",
-      (select value from settings where key = $7) as "travelBuffer",
+      (select value from settings where key = $7) as "minGap",
       (select coalesce(json_agg(json_build_object('date', "date", 'kind', kind, 'resourceId', resource_id, 'wholeDay', from_time is null,
           'start', extract(epoch from starts_at) * 1000, 'end', extract(epoch from ends_at) * 1000)), '[]')
          from closures where during && tstzrange(to_timestamp($8), to_timestamp($9), '[)')) as closures,

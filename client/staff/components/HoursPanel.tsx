@@ -115,7 +115,7 @@ export function HoursPanel({ weekdays, times, failed }: HoursPanelProps) {
     staffApi.workingHours().then(
       (answer) => {
         setHours(answer);
-        setBuffer(String(answer.travelBufferMinutes));
+        setBuffer(String(answer.minGapMinutes));
       },
       (caught) => failed(caught, (message) => setBufferResult({ text: message, error: true })),
     );
@@ -126,7 +126,7 @@ export function HoursPanel({ weekdays, times, failed }: HoursPanelProps) {
     setBusy(true);
     setBufferResult(null);
     try {
-      const answer = await staffApi.setTravelBuffer(Number(buffer));
+      const answer = await staffApi.setMinGap(Number(buffer));
       setBuffer(String(answer.minutes));
       setBufferResult({ text: `Saved: on-site jobs booked from now on hold their van ${answer.minutes} minutes after the work.` });
     } catch (caught) {

@@ -126,7 +126,7 @@ export const staffApi = {
   workingHours: () => call<WorkingHoursDto>('/v1/working-hours'),
   setWorkingHours: (kind: 'onsite' | 'dropoff', week: WeekHoursDto) =>
     send<{ hours: WeekHoursDto; outside: BookingDto[] }>('PUT', `/v1/working-hours/${kind}`, week),
-  setTravelBuffer: (minutes: number) => send<{ minutes: number }>('PUT', '/v1/travel-buffer', { minutes }),
+  setMinGap: (minutes: number) => send<{ minutes: number }>('PUT', '/v1/min-gap', { minutes }),
   emails: (options: { bookingId?: string; cursor?: string | null } = {}) => {
     const params = new URLSearchParams({ limit: '50' });
     if (options.bookingId) params.set('bookingId', options.bookingId);

@@ -148,13 +148,16 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const render = (status: number, next: BookingState) => reply.page({ status, state: next, cacheKey: false });
       // Step 3 shows the server's quote for the e-mail already entered (the list price before).
       const detailsStep = async (status: number, submission: string, errors: BookingState['errors'] = [], message: string | null = null) =>
-        render(status, state(now, 3, values, errors, message, { submission, quote: await quoteForWizard(app.db, values) }));
+        render(status, state(now, 3, values, errors, message, { submission, quote: await quoteForWizard(app.db, values, app.config.business) }));
 
       /** Step 2 for a date already chosen shows that date's times as they stand (no JavaScript needed). */
       const availabilityOf = async (date: string): Promise<BookingState['availability']> => {
         if (!isCalendarDate(date)) return null;
         try {
-          return await availabilityOn(app.db, date, jobQuery({ service: values.service, vehicleType: values.vehicleType, coatingType: values.coatingType, serviceType: values.serviceType || undefined }), now);
+          return await availabilityOn(app.db, date, jobQuery(
+              { service: values.service, vehicleType: values.vehicleType, coatingType: values.coatingType, serviceType: values.serviceType || undefined, postalCode: values.postalCode },
+              app.config.business,
+            ), now);
         } catch (caught) {
           // The times are a help on this step; booking itself says when the database is away, or
           // what is wrong with a job that cannot be asked about.

@@ -21,7 +21,7 @@ export const SlotSchema = Type.Object({
   available: Type.Boolean(),
   reason: Type.Union([Type.Enum(UNAVAILABLE_REASONS), Type.Null()], {
     description:
-      'Why it cannot be booked: full (every van or bay is taken for part of the job); closed (a closure by staff or a weekly closed day); outside-hours (the start is outside the working hours of the service type); ends-after-closing (the job would end after closing); outside-window (before tomorrow or past 12 months ahead); null when available',
+      'Why it cannot be booked: full (every van or bay is taken for part of the job); travel (a van is free then, but cannot drive there in time from its job before, or on to its job after); closed (a closure by staff or a weekly closed day); outside-hours (the start is outside the working hours of the service type); ends-after-closing (the job would end after closing); outside-window (before tomorrow or past 12 months ahead); null when available',
   }),
 });
 
@@ -35,6 +35,13 @@ export const JobParams = {
   vehicleType: Type.Optional(Type.String({ maxLength: 10, description: 'sm, mid or suv; required with a service' })),
   coatingType: Type.Optional(Type.String({ maxLength: 10, description: 'coat1 or coat2, for Ceramic Coating (default coat1)' })),
   serviceType: Type.Optional(Type.String({ maxLength: 10, description: 'onsite (a van comes) or dropoff (a bay at the service centre); without it, either' })),
+  postalCode: Type.Optional(
+    Type.String({
+      maxLength: 10,
+      description:
+        "For on-site work: the customer's 4-digit NZ postcode. The answer accounts for the van's driving from its job before and to its job after (reason travel). Without it, the answer is as for the service centre's own zone. A postcode in no zone of the service area is a 400 naming postalCode when only on-site was asked, and leaves on-site out otherwise.",
+    }),
+  ),
 };
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
@@ -61,7 +68,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { date, ...params } = request.query;
-      const answer = await availabilityOn(app.db, date, jobQuery(params), app.now());
+      const answer = await availabilityOn(app.db, date, jobQuery(params, app.config.business), app.now());
       reply.header('cache-control', 'no-store');
       return answer;
     },
@@ -95,7 +102,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { from, to, ...params } = request.query;
-      const job = jobQuery(params);
+      const job = jobQuery(params, app.config.business);
       const days = await availabilitySummary(app.db, from, to, job, app.now());
       reply.header('cache-control', 'no-store');
       return { from, to, durationMinutes: job.durationMinutes, days };

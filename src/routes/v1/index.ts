@@ -12,6 +12,7 @@ import createBooking from './create-booking.ts';
 import login from './auth/login.ts';
 import logout from './auth/logout.ts';
 import quote from './quote.ts';
+import serviceArea from './service-area.ts';
 import staffRoutes from './staff/index.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -32,6 +33,7 @@ const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(findBooking);
   await app.register(createBooking);
   await app.register(quote);
+  await app.register(serviceArea);
   await app.register(login);
   await app.register(logout);
   await app.register(staffRoutes);

@@ -21,13 +21,14 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         security: [],
         description:
           'Takes the create-booking payload; only the service choice is required (service, vehicleType or selectedVehicleType, and coatingType for Ceramic Coating). ' +
+          'On site (serviceType onsite, the default), travelFeeCents is the travel fee of the zone of postalCode (without one, of the service centre\'s own zone; a postcode in no zone is a 400 naming postalCode); the discount never applies to it. ' +
           'With an e-mail address, the 15% first-service discount applies when the customer has no booking that is not cancelled: none under that address compared in its canonical form (trimmed, lower case, a +tag removed, dots ignored at gmail.com, googlemail.com being gmail.com) nor, when a phone is given, under that number in its NZ national form (digits only, +64 as 0).',
         tags: ['public'],
         body: CreateBookingBody,
         response: { 200: QuoteSchema, ...errorResponses },
       },
     },
-    async (request) => quoteBooking(app.db, { ...emptyBooking(), ...request.body }),
+    async (request) => quoteBooking(app.db, { ...emptyBooking(), ...request.body }, app.config.business),
   );
 };
 

@@ -34,6 +34,8 @@ export function toBookingDto(row: Booking): BookingDto {
     startsAt: row.starts_at.toISOString(),
     endsAt: row.ends_at.toISOString(),
     bufferMinutes: row.buffer_minutes,
+    zoneId: row.zone_id,
+    outsideServiceArea: row.service_type === 'onsite' && row.zone_id === null,
     status: row.status,
     cancelledLate: row.cancelled_late,
     version: row.version,

@@ -39,7 +39,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { date, bookingId, ...params } = request.query;
       const now = app.now();
-      return availabilityOn(app.db, date, { ...jobQuery(params), ...(bookingId ? { bookingId } : {}) }, now, staffBookingWindow(now));
+      return availabilityOn(app.db, date, { ...jobQuery(params, app.config.business), ...(bookingId ? { bookingId } : {}) }, now, staffBookingWindow(now));
     },
   );
 };

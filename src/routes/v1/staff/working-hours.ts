@@ -1,11 +1,11 @@
 /**
- * GET /v1/working-hours, PUT /v1/working-hours/{kind}, PUT /v1/travel-buffer: the hours each kind
+ * GET /v1/working-hours, PUT /v1/working-hours/{kind}, PUT /v1/min-gap: the hours each kind
  * of job works per weekday, and the travel time an on-site job holds its van for after the work.
  * A change never moves or cancels a booking: the answer lists the jobs now outside the hours.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { setTravelBufferMinutes, setWorkingHours, travelBufferMinutes, workingHours } from '../../../services/resources.service.ts';
+import { setMinGapMinutes, setWorkingHours, minGapMinutes, workingHours } from '../../../services/resources.service.ts';
 import { BookingSchema, WeekHoursSchema, WorkingHoursSchema } from '#api/schemas.ts';
 import { staffErrorResponses, toBookingDto } from '../schemas.ts';
 
@@ -41,7 +41,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: WorkingHoursSchema, ...staffErrorResponses },
       },
     },
-    async () => ({ ...(await workingHours(app.db)), travelBufferMinutes: await travelBufferMinutes(app.db) }),
+    async () => ({ ...(await workingHours(app.db)), minGapMinutes: await minGapMinutes(app.db) }),
   );
 
   app.put(
@@ -71,10 +71,10 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/travel-buffer',
+    '/min-gap',
     {
       schema: {
-        operationId: 'setTravelBuffer',
+        operationId: 'setMinGap',
         summary: 'Set the travel buffer of on-site jobs placed from now on',
         tags: ['staff'],
         body: Type.Object({ minutes: Type.Integer({ description: '0 to 240' }) }, { additionalProperties: false }),
@@ -82,7 +82,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const minutes = await setTravelBufferMinutes(app.db, request.body.minutes);
+      const minutes = await setMinGapMinutes(app.db, request.body.minutes);
       request.log.info({ minutes }, 'travel buffer set');
       return { minutes };
     },
