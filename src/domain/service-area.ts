@@ -145,3 +145,34 @@ export class TravelTable {
     return this.minutes(a, b) ?? this.fromCentre(a) + this.fromCentre(b);
   }
 }
+
+/** A job of a van's day, as the gaps between jobs are read: its instants (the work, no gap) and its zone. */
+export interface VanStop {
+  id: string;
+  start: number;
+  end: number;
+  zoneId: string | null;
+}
+
+/** The gap between two consecutive jobs of a van, and the driving it needs. */
+export interface VanGap {
+  fromId: string;
+  toId: string;
+  /** From the end of the first job's work to the start of the next. */
+  gapMinutes: number;
+  /** Driving from the first job's zone to the next's; undefined when either has no zone. */
+  driveMinutes: number | undefined;
+  /** The gap is shorter than the drive (possible only for jobs placed before a change of zones or travel). */
+  tooShort: boolean;
+}
+
+/** The gaps between a van's consecutive jobs (any order given), each with the drive it needs under `table`. */
+export function vanGaps(stops: readonly VanStop[], table: TravelTable): VanGap[] {
+  const ordered = [...stops].sort((a, b) => a.start - b.start);
+  return ordered.slice(1).map((next, i) => {
+    const prev = ordered[i]!;
+    const gapMinutes = Math.round((next.start - prev.end) / 60_000);
+    const driveMinutes = table.minutes(prev.zoneId, next.zoneId);
+    return { fromId: prev.id, toId: next.id, gapMinutes, driveMinutes, tooShort: driveMinutes !== undefined && gapMinutes < driveMinutes };
+  });
+}
