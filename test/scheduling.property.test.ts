@@ -1,22 +1,25 @@
 /**
- * Issue 20's model test: random sequences of what customers and staff do to the schedule — new
+ * Issues 20 and 40's model test: random service areas (zones of postcodes, each so many minutes
+ * from the service centre, and a travel table with some pairs set by staff), then random sequences of what customers and staff do to the schedule — new
  * bookings (every package, size and coating, on-site or drop-off, on four days, one of them a
  * daylight-saving change, at every start from 07:00 to 20:00), staff cancelling, reopening and
  * moving (naming a van or bay, or not), customers moving, closures (a whole date or a range of hours, for both kinds, one kind or one
  * van or bay), vans and bays deactivated and reactivated, changes of working hours, of the weekly
- * closed days and of the travel buffer — run against the real application and against a small
+ * closed days, of the least gap between two jobs of a van and of the travel between two zones — run against the real application and against a small
  * reference model written here from the issue's rule, on both backends. After every step:
  *
  * (a) in SQL, no two place-holding bookings of one van or bay overlap (`held && held`);
  * (b) every place-holding booking is where it was put, inside its kind's hours as they were when it
  *     was put there: a closure or a change of hours never moves or cancels one (it only lists it);
  * (c) the engine accepted exactly what the model accepts, refused with the model's reason, and gave
- *     the van or bay the model's documented policy chooses (best fit: least idle time around the job
- *     on its lane, ties to the first in order).
+ *     the van or bay the model's documented policy chooses (the least added driving, then best fit:
+ *     least idle time around the job on its lane, ties to the first in order);
+ * (d) on no van do two consecutive jobs of a date, both placed under the current travel table,
+ *     leave less than the drive between their zones (read from the database's rows).
  *
  * The model knows nothing of the engine: per resource the held intervals of its jobs and its own
- * closures, the hours per kind and weekday, the closures of a kind or of both, the travel buffer of
- * on-site jobs (30 minutes unless changed).
+ * closures, the hours per kind and weekday, the closures of a kind or of both, the least gap of
+ * on-site jobs (15 minutes unless changed), each zone's minutes from the centre and the pairs set.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -31,7 +34,7 @@ import { WEEKDAYS } from '../src/domain/schedule.ts';
 import { moveByCustomer } from '../src/services/manage-booking.service.ts';
 import { deriveManageLink, manageKey } from '../src/db/manage-link.repository.ts';
 import { ResourceHoldsJobsError, RESOURCE_MESSAGES, changeResource, setMinGapMinutes, setWorkingHours } from '../src/services/resources.service.ts';
-import { PlacementRefusedError, RESOURCE_BUSY_MESSAGE } from '../src/services/scheduling.service.ts';
+import { PlacementRefusedError, RESOURCE_BUSY_MESSAGE, RESOURCE_TOO_FAR_MESSAGE } from '../src/services/scheduling.service.ts';
 import { REOPEN_MESSAGES } from '../src/services/staff-bookings.service.ts';
 import { MIN_GAP_KEY, WEEKLY_CLOSED_DAYS_KEY } from '../src/db/settings.repository.ts';
 import { AppError } from '../src/errors.ts';
@@ -43,12 +46,13 @@ const MAX_COMMANDS = Number(process.env.SCHEDULING_MODEL_COMMANDS ?? 30);
 
 const MINUTE = 60_000;
 type Kind = 'onsite' | 'dropoff';
-type Reason = 'closed' | 'outside-hours' | 'ends-after-closing' | 'full';
+type Reason = 'closed' | 'outside-hours' | 'ends-after-closing' | 'full' | 'travel';
 const REASON_MESSAGES: Record<Reason, string> = {
   closed: MESSAGES.slotClosed,
   'outside-hours': SLOT_MESSAGES.outsideHours,
   'ends-after-closing': SLOT_MESSAGES.endsAfterClosing,
   full: MESSAGES.slotFull,
+  travel: MESSAGES.slotTravel,
 };
 const hh = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 /** The starts customers are offered. */
@@ -106,6 +110,10 @@ interface ModelBooking {
   id: string;
   label: string;
   kind: Kind;
+  /** On-site: the zone's index (drop-off: null). */
+  zone: number | null;
+  /** The travel table's version when it was put where it is. */
+  travelVersion: number;
   date: string;
   time: string;
   minutes: number;
@@ -118,9 +126,19 @@ interface ModelBooking {
   /** The kind's hours of its date when it was put where it is. */
   hoursWhenPlaced: Interval;
 }
+/** A zone of the run's service area: postcodes (index + 1) × 1000 to + 99, so zone 0 holds the centre's 1060. */
+interface ModelZone {
+  id: string;
+  minutes: number;
+}
 interface Model {
-  /** The travel buffer on-site jobs placed from now on get (drop-offs none). */
+  /** The least gap on-site jobs placed from now on get (drop-offs none). */
   buffer: number;
+  zones: ModelZone[];
+  /** Minutes staff set for pairs of zone indexes ('i j', i <= j). */
+  travelSet: Map<string, number>;
+  /** Bumped by every change of the travel table. */
+  travelVersion: number;
   /** The weekly closed days (ISO weekday numbers): no job of either kind. */
   closedWeekdays: number[];
   resources: ModelResource[];
@@ -143,6 +161,21 @@ const DEFAULT_HOURS: Record<Kind, Hours[]> = {
 };
 
 const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;
+const postcodeOf = (zone: number) => String((zone + 1) * 1000 + 10).padStart(4, '0');
+const pair = (a: number, b: number) => (a <= b ? `${a} ${b}` : `${b} ${a}`);
+
+/** The issue's table: what staff set for the pair, else half a zone's minutes (at least 10) within it, the sum between two. */
+function travel(m: Model, a: number, b: number): number {
+  const set = m.travelSet.get(pair(a, b));
+  if (set !== undefined) return set;
+  return a === b ? Math.max(10, Math.round(m.zones[a]!.minutes / 2)) : m.zones[a]!.minutes + m.zones[b]!.minutes;
+}
+
+/** A leg of a van's day for the choice of van: between two zones, or to or from the service centre (null). */
+function leg(m: Model, a: number | null, b: number | null): number {
+  if (a !== null && b !== null) return travel(m, a, b);
+  return (a === null ? 0 : m.zones[a]!.minutes) + (b === null ? 0 : m.zones[b]!.minutes);
+}
 
 function hoursOn(m: Model, kind: Kind, date: string): Interval | null {
   const h = m.hours[kind][isoWeekday(date) - 1];
@@ -161,6 +194,8 @@ interface Verdict {
   resourceId: string | null;
   /** Every resource free for the whole job, best first. */
   freeIds: string[];
+  /** Resources free for the held interval that cannot drive to it or on from it in time. */
+  tooFarIds: string[];
   start: number;
   end: number;
   held: Interval;
@@ -172,30 +207,53 @@ interface Verdict {
  * closure of the kind (or of both) over the held interval [start, end + buffer); an active resource
  * of the kind with no job and no closure of its own over it. Best fit among the free ones.
  */
-function fit(m: Model, kind: Kind, date: string, time: string, minutes: number, excludeId?: string): Verdict {
+function fit(m: Model, kind: Kind, date: string, time: string, minutes: number, zone: number | null, excludeId?: string): Verdict {
   const start = aucklandInstant(date, time);
   const end = start + minutes * MINUTE;
   const held = { start, end: end + (kind === 'onsite' ? m.buffer : 0) * MINUTE };
   const hours = hoursOn(m, kind, date);
-  const verdict = (reason: Reason | null, freeIds: string[] = []): Verdict => ({ reason, free: freeIds.length, resourceId: freeIds[0] ?? null, freeIds, start, end, held, hours });
+  const verdict = (reason: Reason | null, freeIds: string[] = [], tooFarIds: string[] = []): Verdict => ({
+    reason,
+    free: freeIds.length,
+    resourceId: freeIds[0] ?? null,
+    freeIds,
+    tooFarIds,
+    start,
+    end,
+    held,
+    hours,
+  });
   const active = m.resources.filter((r) => r.kind === kind && r.active);
   const kindClosed = m.closures.some((c) => c.resourceId === null && (c.kind === null || c.kind === kind) && overlaps(c, held));
   if (kindClosed || active.length === 0 || m.closedWeekdays.includes(isoWeekday(date))) return verdict('closed');
   if (!hours || start < hours.start || start >= hours.end) return verdict('outside-hours');
   if (end > hours.end) return verdict('ends-after-closing');
+  const tooFar: string[] = [];
   const lanes = active.flatMap((r) => {
-    const busy = [
-      ...m.bookings.filter((b) => b.status === 'pending' && b.resourceId === r.id && b.id !== excludeId).map((b) => b.held),
-      ...m.closures.filter((c) => c.resourceId === r.id),
-    ];
+    const jobs = m.bookings.filter((b) => b.status === 'pending' && b.resourceId === r.id && b.id !== excludeId);
+    const busy = [...jobs.map((b) => b.held), ...m.closures.filter((c) => c.resourceId === r.id)];
     if (busy.some((b) => overlaps(b, held))) return [];
     // Idle time around the job on this lane: back to the previous thing (or the opening), on to the next (or the closing).
     const previous = Math.max(Math.min(hours.start, held.start), ...busy.filter((b) => b.end <= held.start).map((b) => b.end));
     const following = Math.min(Math.max(hours.end, held.end), ...busy.filter((b) => b.start >= held.end).map((b) => b.start));
-    return [{ r, idle: held.start - previous + (following - held.end) }];
+    let driving = 0;
+    if (zone !== null) {
+      // The van's jobs of that date just before and just after, and the drives to and from them.
+      const sameDate = jobs.filter((b) => b.date === date);
+      const before = sameDate.filter((b) => b.held.end <= held.start).sort((a, b) => b.start - a.start)[0];
+      const after = sameDate.filter((b) => b.start >= held.end).sort((a, b) => a.start - b.start)[0];
+      if ((before && start - before.end < travel(m, before.zone!, zone) * MINUTE) || (after && after.start - end < travel(m, zone, after.zone!) * MINUTE)) {
+        tooFar.push(r.id);
+        return [];
+      }
+      const [p, n] = [before?.zone ?? null, after?.zone ?? null];
+      driving = leg(m, p, zone) + leg(m, zone, n) - leg(m, p, n);
+    }
+    return [{ r, driving, idle: held.start - previous + (following - held.end) }];
   });
-  lanes.sort((a, b) => a.idle - b.idle || a.r.position - b.r.position || (a.r.id < b.r.id ? -1 : 1));
-  return lanes.length === 0 ? verdict('full') : verdict(null, lanes.map((l) => l.r.id));
+  lanes.sort((a, b) => a.driving - b.driving || a.idle - b.idle || a.r.position - b.r.position || (a.r.id < b.r.id ? -1 : 1));
+  if (lanes.length > 0) return verdict(null, lanes.map((l) => l.r.id), tooFar);
+  return tooFar.length > 0 ? verdict('travel', [], tooFar) : verdict('full');
 }
 
 const pending = (m: Model) => m.bookings.filter((b) => b.status === 'pending');
@@ -205,8 +263,8 @@ const chosen = (list: ModelBooking[], pick: number) => list[pick % list.length]!
 const sameIds = (actual: { id: string }[], expected: { id: string }[], message: string) =>
   assert.deepEqual(actual.map((b) => b.id).sort(), expected.map((b) => b.id).sort(), message);
 
-function place(b: ModelBooking, v: Verdict, fields: Partial<ModelBooking>): void {
-  Object.assign(b, fields, { status: 'pending', resourceId: v.resourceId!, start: v.start, end: v.end, held: v.held, hoursWhenPlaced: v.hours! });
+function place(m: Model, b: ModelBooking, v: Verdict, fields: Partial<ModelBooking>): void {
+  Object.assign(b, fields, { status: 'pending', resourceId: v.resourceId!, start: v.start, end: v.end, held: v.held, hoursWhenPlaced: v.hours!, travelVersion: m.travelVersion });
 }
 
 const nameOf = (m: Model, id: string | null) => (id === null ? 'none' : (m.resources.find((r) => r.id === id)?.name ?? id));
@@ -220,6 +278,7 @@ interface StoredRow {
   starts_at: Date;
   ends_at: Date;
   buffer_minutes: number;
+  zone_id: string | null;
 }
 
 async function checkInvariants(m: Model, real: Real): Promise<void> {
@@ -228,7 +287,7 @@ async function checkInvariants(m: Model, real: Real): Promise<void> {
       on a.resource_id = b.resource_id and a.id < b.id and a.held && b.held
     where a.status in ('pending', 'confirmed', 'completed') and b.status in ('pending', 'confirmed', 'completed')`.execute(real.app.db);
   assert.equal(rows[0]!.n, 0, '(a) two place-holding jobs of one resource overlap');
-  const stored: StoredRow[] = await real.app.db.selectFrom('bookings').select(['id', 'status', 'resource_id', 'starts_at', 'ends_at', 'buffer_minutes']).execute();
+  const stored: StoredRow[] = await real.app.db.selectFrom('bookings').select(['id', 'status', 'resource_id', 'starts_at', 'ends_at', 'buffer_minutes', 'zone_id']).execute();
   assert.equal(stored.length, m.bookings.length, 'one row per booking made');
   const byId = new Map(stored.map((row) => [row.id, row]));
   for (const b of m.bookings) {
@@ -241,6 +300,24 @@ async function checkInvariants(m: Model, real: Real): Promise<void> {
     assert.equal(row.ends_at.getTime(), b.end, `(b) ${b.label}: end`);
     assert.equal(row.ends_at.getTime() + row.buffer_minutes * MINUTE, b.held.end, `(b) ${b.label}: the buffer it was given`);
     assert.ok(row.starts_at.getTime() >= b.hoursWhenPlaced.start && row.ends_at.getTime() <= b.hoursWhenPlaced.end, `(b) ${b.label}: outside the hours it was placed in`);
+    assert.equal(row.zone_id, b.zone === null ? null : m.zones[b.zone]!.id, `(b) ${b.label}: its zone`);
+  }
+  // (d) From the rows: consecutive jobs of a van and a date, both placed under the current table.
+  const zoneIndex = new Map(m.zones.map((z, i) => [z.id, i]));
+  const current = new Set(pending(m).filter((b) => b.kind === 'onsite' && b.travelVersion === m.travelVersion).map((b) => b.id));
+  const byVanDate = new Map<string, StoredRow[]>();
+  for (const row of stored) {
+    if (!current.has(row.id) || row.status !== 'pending') continue;
+    const key = `${row.resource_id} ${m.bookings.find((b) => b.id === row.id)!.date}`;
+    byVanDate.set(key, [...(byVanDate.get(key) ?? []), row]);
+  }
+  for (const rows of byVanDate.values()) {
+    rows.sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime());
+    for (let i = 1; i < rows.length; i++) {
+      const [a, b] = [rows[i - 1]!, rows[i]!];
+      const drive = travel(m, zoneIndex.get(a.zone_id!)!, zoneIndex.get(b.zone_id!)!);
+      assert.ok(b.starts_at.getTime() - a.ends_at.getTime() >= drive * MINUTE, `(d) two jobs of a van ${(b.starts_at.getTime() - a.ends_at.getTime()) / MINUTE} minutes apart, ${drive} minutes' drive`);
+    }
   }
 }
 
@@ -258,7 +335,7 @@ abstract class Step implements fc.AsyncCommand<Model, Real> {
 }
 
 class Book extends Step {
-  constructor(readonly job: JobChoice, readonly kind: Kind, readonly day: number, readonly hour: number) {
+  constructor(readonly job: JobChoice, readonly kind: Kind, readonly day: number, readonly hour: number, readonly zonePick: number) {
     super();
   }
   check() {
@@ -268,9 +345,18 @@ class Book extends Step {
     const date = DATES[this.day]!;
     const time = hh(this.hour);
     const minutes = durationFor(this.job.service, this.job.vehicleType, this.job.coatingType)!;
-    const expected = fit(m, this.kind, date, time, minutes);
+    const zone = this.kind === 'onsite' ? this.zonePick % m.zones.length : null;
+    const postalCode = zone === null ? '1060' : postcodeOf(zone);
+    const expected = fit(m, this.kind, date, time, minutes, zone);
     // What the wizard is offered for this job is what the engine then does.
-    const query = new URLSearchParams({ date, service: this.job.service, vehicleType: this.job.vehicleType, serviceType: this.kind, ...(this.job.coatingType ? { coatingType: this.job.coatingType } : {}) });
+    const query = new URLSearchParams({
+      date,
+      service: this.job.service,
+      vehicleType: this.job.vehicleType,
+      serviceType: this.kind,
+      ...(this.job.coatingType ? { coatingType: this.job.coatingType } : {}),
+      ...(zone === null ? {} : { postalCode }),
+    });
     const offered = await real.app.inject(`/v1/availability?${query}`);
     assert.equal(offered.statusCode, 200, `availability for ${this}: ${offered.body}`);
     assert.equal(offered.json().durationMinutes, minutes, `availability for ${this}: the duration`);
@@ -288,14 +374,14 @@ class Book extends Step {
     for (const [from, to] of ranges) {
       const summary = await real.app.inject(`/v1/availability/days?${query}`.replace(`date=${date}`, `from=${from}&to=${to}`));
       assert.equal(summary.statusCode, 200, `availability/days for ${this}: ${summary.body}`);
-      const starts = DATES.filter((d) => d >= from && d <= to).map((d) => ({ date: d, availableStarts: STARTS.filter((s) => fit(m, this.kind, d, s, minutes).reason === null).length }));
+      const starts = DATES.filter((d) => d >= from && d <= to).map((d) => ({ date: d, availableStarts: STARTS.filter((s) => fit(m, this.kind, d, s, minutes, zone).reason === null).length }));
       assert.deepEqual(summary.json().days, starts, `(c) availability/days ${from} to ${to} for ${this}`);
     }
     const n = real.next();
     const res = await real.app.inject({
       method: 'POST',
       url: '/v1/create-booking',
-      payload: originalClientPayload({ ...this.job, serviceType: this.kind, date, time, email: `model.${n}@example.co.nz`, name: `Model ${n}` }),
+      payload: originalClientPayload({ ...this.job, serviceType: this.kind, date, time, postalCode, email: `model.${n}@example.co.nz`, name: `Model ${n}` }),
     });
     if (expected.reason !== null) {
       assert.equal(res.statusCode, 409, `(c) ${this}: the model refuses (${expected.reason}), the engine answered ${res.statusCode} ${res.body}`);
@@ -306,13 +392,39 @@ class Book extends Step {
     assert.equal(res.statusCode, 201, `(c) ${this}: the model accepts on ${nameOf(m, expected.resourceId)}, the engine answered ${res.statusCode} ${res.body}`);
     const { id, booking } = res.json();
     assert.equal(nameOf(m, booking.resourceId), nameOf(m, expected.resourceId), `(c) ${this}: placed on another resource than the policy's`);
-    const b = { id, label: `booking ${m.bookings.length + 1}`, kind: this.kind, date, time, minutes, version: booking.version } as ModelBooking;
-    place(b, expected, {});
+    const b = { id, label: `booking ${m.bookings.length + 1}`, kind: this.kind, zone, date, time, minutes, version: booking.version } as ModelBooking;
+    place(m, b, expected, {});
     m.bookings.push(b);
     real.tally('book accepted');
   }
   toString() {
-    return `book(${this.job.service}/${this.job.selectedVehicleType}${this.job.coatingType ? `/${this.job.coatingType}` : ''}, ${this.kind}, ${DATES[this.day]} ${hh(this.hour)})`;
+    return `book(${this.job.service}/${this.job.selectedVehicleType}${this.job.coatingType ? `/${this.job.coatingType}` : ''}, ${this.kind}${this.kind === 'onsite' ? ` zone #${this.zonePick}` : ''}, ${DATES[this.day]} ${hh(this.hour)})`;
+  }
+}
+
+/**
+ * A booking right after (or an hour after) one already on a van, on the same date: where the drive
+ * between the two zones decides (the travel rule's own cases, which random starts rarely hit).
+ */
+class BookAfter extends Step {
+  constructor(readonly pick: number, readonly job: JobChoice, readonly zonePick: number, readonly offset: number) {
+    super();
+  }
+  private after(m: Readonly<Model>): ModelBooking | undefined {
+    const onsite = pending(m as Model).filter((b) => b.kind === 'onsite');
+    return onsite.length === 0 ? undefined : chosen(onsite, this.pick);
+  }
+  check(m: Readonly<Model>) {
+    return this.after(m) !== undefined;
+  }
+  async act(m: Model, real: Real) {
+    const b = this.after(m)!;
+    const hour = Number(b.time.slice(0, 2)) + Math.ceil(b.minutes / 60) + this.offset;
+    if (hour > 20) return;
+    await new Book(this.job, 'onsite', DATES.indexOf(b.date), hour, this.zonePick).act(m, real);
+  }
+  toString() {
+    return `book-after(#${this.pick} +${this.offset}h, ${this.job.service}/${this.job.selectedVehicleType}, zone #${this.zonePick})`;
   }
 }
 
@@ -345,11 +457,12 @@ class Reopen extends Step {
   }
   async act(m: Model, real: Real) {
     const b = chosen(cancelled(m), this.pick);
-    const expected = fit(m, b.kind, b.date, b.time, b.minutes, b.id);
+    const expected = fit(m, b.kind, b.date, b.time, b.minutes, b.zone, b.id);
     const res = await real.app.inject({ method: 'POST', url: `/v1/bookings/${b.id}/status`, headers: { cookie: real.cookie }, payload: { status: 'pending', version: b.version } });
     if (expected.reason !== null) {
       assert.equal(res.statusCode, 409, `(c) ${this} (${b.label}): the model refuses (${expected.reason}), the engine answered ${res.statusCode} ${res.body}`);
-      const message = expected.reason === 'closed' ? REOPEN_MESSAGES.closed : expected.reason === 'full' ? REOPEN_MESSAGES.full : REOPEN_MESSAGES.hours;
+      const message =
+        expected.reason === 'closed' ? REOPEN_MESSAGES.closed : expected.reason === 'full' ? REOPEN_MESSAGES.full : expected.reason === 'travel' ? REOPEN_MESSAGES.travel : REOPEN_MESSAGES.hours;
       assert.equal(res.json().message, message, `(c) ${this} (${b.label}): refused, but not as ${expected.reason}`);
       real.tally(`reopen refused ${expected.reason}`);
       return;
@@ -357,7 +470,7 @@ class Reopen extends Step {
     assert.equal(res.statusCode, 200, `(c) ${this} (${b.label}): the model accepts on ${nameOf(m, expected.resourceId)}, the engine answered ${res.statusCode} ${res.body}`);
     const { booking } = res.json();
     assert.equal(nameOf(m, booking.resourceId), nameOf(m, expected.resourceId), `(c) ${this} (${b.label}): placed on another resource than the policy's`);
-    place(b, expected, { version: booking.version });
+    place(m, b, expected, { version: booking.version });
     real.tally('reopen accepted');
   }
   toString() {
@@ -387,7 +500,7 @@ class Move extends Step {
       assert.ok(outcome.error instanceof AppError && outcome.error.statusCode === 400, `${this} (${b.label}): a move to the same time is a 400`);
       return;
     }
-    const expected = fit(m, b.kind, date, time, b.minutes, b.id);
+    const expected = fit(m, b.kind, date, time, b.minutes, b.zone, b.id);
     if (expected.reason !== null) {
       assert.ok(outcome.error instanceof PlacementRefusedError, `(c) ${this} (${b.label}): the model refuses (${expected.reason}), the engine answered ${outcome.error ?? 'the move'}`);
       assert.equal(outcome.error.reason, expected.reason, `(c) ${this} (${b.label}): refused for another reason`);
@@ -397,7 +510,7 @@ class Move extends Step {
     }
     assert.ok(outcome.booking, `(c) ${this} (${b.label}): the model accepts on ${nameOf(m, expected.resourceId)}, the engine refused: ${outcome.error}`);
     assert.equal(nameOf(m, outcome.booking.resource_id), nameOf(m, expected.resourceId), `(c) ${this} (${b.label}): placed on another resource than the policy's`);
-    place(b, expected, { date, time, version: outcome.booking.version });
+    place(m, b, expected, { date, time, version: outcome.booking.version });
     real.tally('move accepted');
   }
   toString() {
@@ -438,7 +551,7 @@ class StaffMove extends Step {
       real.tally('staff move refused: resource');
       return;
     }
-    const expected = fit(m, b.kind, date, time, b.minutes, b.id);
+    const expected = fit(m, b.kind, date, time, b.minutes, b.zone, b.id);
     if (expected.reason !== null) {
       assert.equal(res.statusCode, 409, `(c) ${this} (${b.label}): the model refuses (${expected.reason}), the engine answered ${res.statusCode} ${res.body}`);
       assert.equal(res.json().message, REASON_MESSAGES[expected.reason], `(c) ${this} (${b.label}): refused, but not as ${expected.reason}`);
@@ -446,16 +559,17 @@ class StaffMove extends Step {
       return;
     }
     if (named && !expected.freeIds.includes(named.id)) {
-      assert.equal(res.statusCode, 409, `(c) ${this} (${b.label}): ${named.name} is busy then, the engine answered ${res.statusCode} ${res.body}`);
-      assert.equal(res.json().message, RESOURCE_BUSY_MESSAGE);
-      real.tally('staff move refused: resource busy');
+      const tooFar = expected.tooFarIds.includes(named.id);
+      assert.equal(res.statusCode, 409, `(c) ${this} (${b.label}): ${named.name} is ${tooFar ? 'too far' : 'busy'} then, the engine answered ${res.statusCode} ${res.body}`);
+      assert.equal(res.json().message, tooFar ? RESOURCE_TOO_FAR_MESSAGE : RESOURCE_BUSY_MESSAGE);
+      real.tally(`staff move refused: resource ${tooFar ? 'too far' : 'busy'}`);
       return;
     }
     assert.equal(res.statusCode, 200, `(c) ${this} (${b.label}): the model accepts, the engine answered ${res.statusCode} ${res.body}`);
     const { booking } = res.json();
     const resourceId = named?.id ?? expected.resourceId;
     assert.equal(nameOf(m, booking.resourceId), nameOf(m, resourceId), `(c) ${this} (${b.label}): placed on another resource than asked or the policy's`);
-    place(b, { ...expected, resourceId }, { date, time, version: booking.version });
+    place(m, b, { ...expected, resourceId }, { date, time, version: booking.version });
     real.tally(`staff move accepted${named ? ' (resource named)' : ''}`);
   }
   toString() {
@@ -584,6 +698,28 @@ class SetBuffer extends Step {
   }
 }
 
+/** Staff set the drive between two zones (or within one): jobs already placed stay where they are. */
+class SetTravel extends Step {
+  constructor(readonly a: number, readonly b: number, readonly minutes: number) {
+    super();
+  }
+  check() {
+    return true;
+  }
+  async act(m: Model, real: Real) {
+    const [a, b] = [this.a % m.zones.length, this.b % m.zones.length];
+    const [za, zb] = [m.zones[a]!.id, m.zones[b]!.id].sort();
+    await sql`insert into zone_travel (zone_a, zone_b, minutes) values (${za}, ${zb}, ${this.minutes})
+      on conflict (zone_a, zone_b) do update set minutes = excluded.minutes`.execute(real.app.db);
+    m.travelSet.set(pair(a, b), this.minutes);
+    m.travelVersion += 1;
+    real.tally('travel');
+  }
+  toString() {
+    return `travel(zone #${this.a} ↔ zone #${this.b}: ${this.minutes} minutes)`;
+  }
+}
+
 class SetWeeklyClosed extends Step {
   constructor(readonly days: number[]) {
     super();
@@ -611,9 +747,13 @@ const startHour = fc.oneof({ arbitrary: fc.integer({ min: 7, max: 13 }), weight:
 const kind = fc.constantFrom<Kind>('onsite', 'dropoff');
 const pick = fc.nat({ max: 1000 });
 
-const book = fc.tuple(fc.constantFrom(...JOBS), kind, day, startHour).map(([job, k, d, h]) => new Book(job, k, d, h));
+const book = fc.tuple(fc.constantFrom(...JOBS), kind, day, startHour, pick).map(([job, k, d, h, z]) => new Book(job, k, d, h, z));
+const shortJob = fc.constantFrom(...JOBS.filter((j) => durationFor(j.service, j.vehicleType, j.coatingType)! <= 120));
+const bookAfter = fc.tuple(pick, shortJob, pick, fc.constantFrom(0, 0, 1)).map(([p, job, z, offset]) => new BookAfter(p, job, z, offset));
 const commands = [
   book,
+  bookAfter,
+  bookAfter,
   book,
   book,
   book,
@@ -638,8 +778,19 @@ const commands = [
     )
     .map(([k, d, h]) => new SetHours(k, d, h)),
   fc.constantFrom(0, 15, 30, 60, 90).map((minutes) => new SetBuffer(minutes)),
+  fc.tuple(pick, pick, fc.constantFrom(0, 10, 45, 90, 150)).map(([a, b, minutes]) => new SetTravel(a, b, minutes)),
   fc.subarray([0, 1, 2, 3], { maxLength: 1 }).map((days) => new SetWeeklyClosed(days)),
 ];
+
+/** A run's service area: two to four zones' minutes from the centre, and some pairs set by staff. */
+interface ZoneSetup {
+  minutes: number[];
+  set: [number, number, number][];
+}
+const area: fc.Arbitrary<ZoneSetup> = fc.record({
+  minutes: fc.array(fc.constantFrom(0, 10, 20, 45, 60, 90), { minLength: 2, maxLength: 4 }),
+  set: fc.array(fc.tuple(fc.nat({ max: 3 }), fc.nat({ max: 3 }), fc.constantFrom(5, 15, 30, 60, 120)), { maxLength: 3 }),
+});
 
 // ---------------------------------------------------------------- the run
 
@@ -662,9 +813,26 @@ forEachBackend(t, async (t, backend) => {
   const real: Real = { app, cookie, next: () => ++emails, tally: (what) => void counts.set(what, (counts.get(what) ?? 0) + 1) };
   let runs = 0;
 
-  /** Back to a fresh schedule: no bookings, no closures, the default hours, every resource active. */
-  async function reset(): Promise<void> {
+  /**
+   * Back to a fresh schedule: no bookings, no closures, the default hours, every resource active,
+   * and the run's service area: zone i holds postcodes (i + 1) × 1000 to + 99 (zone 0 the
+   * centre's 1060), `minutes` from the centre, and the pairs staff set.
+   */
+  async function reset(area: ZoneSetup): Promise<ModelZone[]> {
     await sql`truncate bookings, closures cascade`.execute(app.db);
+    await sql`delete from service_zones`.execute(app.db);
+    const zones: ModelZone[] = [];
+    for (const [i, minutes] of area.minutes.entries()) {
+      const from = (i + 1) * 1000;
+      const { rows } = await sql<{ id: string }>`insert into service_zones (name, postcodes, travel_fee_cents, minutes_from_centre, position)
+        values (${`Zone ${i}`}, ${`{[${from},${from + 100})}`}::int4multirange, 0, ${minutes}, ${i}) returning id`.execute(app.db);
+      zones.push({ id: rows[0]!.id, minutes });
+    }
+    for (const [a, b, minutes] of area.set) {
+      const [za, zb] = [zones[a % zones.length]!.id, zones[b % zones.length]!.id].sort();
+      await sql`insert into zone_travel (zone_a, zone_b, minutes) values (${za}, ${zb}, ${minutes})
+        on conflict (zone_a, zone_b) do update set minutes = excluded.minutes`.execute(app.db);
+    }
     await sql`delete from working_hours`.execute(app.db);
     await sql`insert into working_hours (kind, weekday, opens, closes)
       select 'onsite', d, '07:00', '21:00' from generate_series(1, 7) as d
@@ -672,15 +840,21 @@ forEachBackend(t, async (t, backend) => {
       union all select 'dropoff', 6, '09:00', '17:00'`.execute(app.db);
     await sql`update resources set active = true`.execute(app.db);
     await sql`delete from settings where key in (${MIN_GAP_KEY}, ${WEEKLY_CLOSED_DAYS_KEY})`.execute(app.db);
+    return zones;
   }
 
   const started = performance.now();
   await fc.assert(
-    fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS, size: 'max' }), async (cmds) => {
-      await reset();
+    fc.asyncProperty(area, fc.commands(commands, { maxCommands: MAX_COMMANDS, size: 'max' }), async (setup, cmds) => {
+      const zones = await reset(setup);
       runs += 1;
+      const travelSet = new Map<string, number>();
+      for (const [a, b, minutes] of setup.set) travelSet.set(pair(a % zones.length, b % zones.length), minutes);
       const model: Model = {
-        buffer: 30,
+        buffer: 15,
+        zones,
+        travelSet,
+        travelVersion: 0,
         closedWeekdays: [],
         resources: resources.map((r) => ({ ...r, kind: r.kind as Kind, active: true })),
         hours: { onsite: [...DEFAULT_HOURS.onsite], dropoff: [...DEFAULT_HOURS.dropoff] },

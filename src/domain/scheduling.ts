@@ -75,8 +75,8 @@ export interface KindDay {
   lanes: readonly ResourceLane[];
   /** On-site: the driving minutes between zones; absent for drop-offs (no travel). */
   travel?: TravelTable;
-  /** Midnight after the date (the travel rule looks at that date's jobs only). */
-  dayEnd?: number;
+  /** The date as instants, midnight to midnight (the travel rule looks at that date's jobs only). */
+  date?: Interval;
 }
 
 export interface Job {
@@ -110,7 +110,7 @@ export function fitJob(job: Job, day: KindDay): Fit {
   if (!day.hours || job.start < day.hours.start || job.start >= day.hours.end) return { ...NO_FIT, reason: 'outside-hours' };
   if (job.start + job.durationMs > day.hours.end) return { ...NO_FIT, reason: 'ends-after-closing' };
   const travel = day.travel
-    ? { table: day.travel, zoneId: job.zoneId ?? null, workEnd: job.start + job.durationMs, dayEnd: day.dayEnd ?? Infinity }
+    ? { table: day.travel, zoneId: job.zoneId ?? null, workEnd: job.start + job.durationMs, dayStart: day.date?.start ?? -Infinity, dayEnd: day.date?.end ?? Infinity }
     : undefined;
   const { free, tooFar } = freeLanes(held, day.lanes, day.hours, travel);
   return { free, tooFar, reason: free.length > 0 ? null : tooFar.length > 0 ? 'travel' : 'full' };
@@ -121,16 +121,17 @@ export interface JobTravel {
   table: TravelTable;
   zoneId: string | null;
   workEnd: number;
-  /** Midnight after the job's date: a job starting then is the next day's. */
+  /** The job's date as instants, midnight to midnight: only that date's jobs are its neighbours. */
+  dayStart: number;
   dayEnd: number;
 }
 
 /** The jobs of the same date just before and just after a held interval on a lane that has room for it (closures apart). */
-export function neighbours(lane: ResourceLane, held: Interval, dayEnd = Infinity): { before?: Busy; after?: Busy } {
+export function neighbours(lane: ResourceLane, held: Interval, day: Interval = { start: -Infinity, end: Infinity }): { before?: Busy; after?: Busy } {
   let before: Busy | undefined;
   let after: Busy | undefined;
   for (const b of lane.busy) {
-    if (b.workEnd === undefined || b.start >= dayEnd) continue;
+    if (b.workEnd === undefined || b.start < day.start || b.start >= day.end) continue;
     if (b.end <= held.start && (!before || b.start > before.start)) before = b;
     if (b.start >= held.end && (!after || b.start < after.start)) after = b;
   }
@@ -176,7 +177,7 @@ export function freeLanes(
     }
     let driving = 0;
     if (travel) {
-      const near = neighbours(lane, held, travel.dayEnd);
+      const near = neighbours(lane, held, { start: travel.dayStart, end: travel.dayEnd });
       if (!reachable(near.before, near.after, held.start, travel)) {
         tooFar.push(lane);
         continue;

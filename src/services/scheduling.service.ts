@@ -162,7 +162,9 @@ export function kindDay(facts: ScheduleFacts, kind: ResourceKind, date: string, 
           ...facts.closures.filter((c) => c.resourceId === r.id).map(interval),
         ],
       })),
-    ...(kind === 'onsite' ? { travel: new TravelTable(zones, facts.travel), dayEnd: aucklandInstant(addDaysToDay(date, 1), '00:00') } : {}),
+    ...(kind === 'onsite'
+      ? { travel: new TravelTable(zones, facts.travel), date: { start: aucklandInstant(date, '00:00'), end: aucklandInstant(addDaysToDay(date, 1), '00:00') } }
+      : {}),
   };
 }
 

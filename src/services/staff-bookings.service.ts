@@ -98,7 +98,10 @@ export const REOPEN_MESSAGES = {
   full: 'Every van or bay is taken for part of this job now, so the booking cannot be reopened. Cancel or move another booking first, or book the customer at another time.',
   closed: 'This time is closed now, so the booking cannot be reopened. Reopen the time in the Schedule view first, or book the customer at another time.',
   hours: 'This time is outside the working hours now, so the booking cannot be reopened. Change the hours in the Schedule view first, or book the customer at another time.',
+  travel: 'A van is free then, but none can drive between this job and its jobs before and after in time, so the booking cannot be reopened. Move a neighbouring job first, or book the customer at another time.',
 } as const;
+
+const REOPEN_MESSAGE_OF: Partial<Record<string, string>> = { closed: REOPEN_MESSAGES.closed, full: REOPEN_MESSAGES.full, travel: REOPEN_MESSAGES.travel };
 
 /**
  * Changes a booking's status if nobody changed it since the caller looked (compare-and-set on
@@ -127,7 +130,7 @@ export async function changeBookingStatus(db: Kysely<Database>, change: StatusCh
         placement = await placeJob(trx, { kind, date: current.date, time: current.time, durationMinutes: bookedDuration(current), zoneId: current.zone_id, bookingId: current.id });
       } catch (error) {
         if (!(error instanceof PlacementRefusedError)) throw error;
-        const message = error.reason === 'closed' ? REOPEN_MESSAGES.closed : error.reason === 'full' ? REOPEN_MESSAGES.full : REOPEN_MESSAGES.hours;
+        const message = REOPEN_MESSAGE_OF[error.reason] ?? REOPEN_MESSAGES.hours;
         throw conflict(message, [{ field: 'status', message }]);
       }
     }
