@@ -5,9 +5,11 @@
  *   bays); then 100,000 bookings written with one `generate_series` INSERT over 1,000 days (the
  *   past 635 and the 365 ahead, 100 a day): each day 6 on-site jobs on the vans and 6 drop-offs on
  *   the bays, none overlapping (the exclusion constraint checks), and 88 without a van or bay (as
- *   the old hourly rule left them, a tenth of them cancelled), of every length from 1 to 8 hours.
+ *   the old hourly rule left them, a tenth of them cancelled), of every length from 1 to 8 hours;
+ *   on-site jobs at postcodes of four zones of the service area (issue 40), with their zones.
  * - `GET /v1/availability` for one date and `GET /v1/availability/days` for 62 days, each with a
- *   job (Deluxe Clean, SUV, on-site) and without one (the shortest job, both kinds), one request
+ *   job (Deluxe Clean, SUV, on-site; with a postcode, so the drive between zones is checked) and
+ *   without one (the shortest job, both kinds), one request
  *   at a time over a kept-alive connection, dates spread over the booking window: p50 and p95
  *   against the targets (p95 ≤ 5 ms for a date, ≤ 25 ms for 62 days).
  * Prints a markdown table.
@@ -25,8 +27,9 @@ const WARMUP = 100;
 
 /**
  * Row i: day i / 100, k = i % 100 its place in the day.
- * - k 0-5: on-site Quick Clean (small car, 60 minutes + 30 of travel) at 07:00-12:00, on Van 1
- *   (07:00, 09:00, 11:00) and Van 2 (08:00, 10:00, 12:00);
+ * - k 0-5: on-site Quick Clean (small car, 60 minutes + the 15-minute least gap) at 07:00-12:00, on
+ *   Van 1 (07:00, 09:00, 11:00) and Van 2 (08:00, 10:00, 12:00), in Central, North Shore, South and
+ *   East Auckland by k % 4;
  * - k 14-19: drop-off Quick Clean at 08:00-13:00, on Bay 1 (08:00-11:00, back to back) and Bay 2
  *   (12:00, 13:00);
  * - the rest: on-site (k < 14) or drop-off, a package by k % 5, no van or bay; k % 10 = 9 cancelled.
@@ -54,18 +57,19 @@ placed AS (
     CASE WHEN k < 14 THEN 'onsite' ELSE 'dropoff' END AS service_type,
     CASE WHEN k < 14 THEN 7 + k WHEN k < 28 THEN 8 + (k - 14) % 10 ELSE 7 + k % 14 END AS hour,
     CASE WHEN k < 6 AND k % 2 = 0 THEN r.van1 WHEN k < 6 THEN r.van2 WHEN k BETWEEN 14 AND 17 THEN r.bay1 WHEN k BETWEEN 18 AND 19 THEN r.bay2 END AS resource_id,
-    CASE WHEN k < 6 OR k BETWEEN 14 AND 19 THEN 0 ELSE k % 5 END AS job
+    CASE WHEN k < 6 OR k BETWEEN 14 AND 19 THEN 0 ELSE k % 5 END AS job,
+    (ARRAY['1010', '0622', '2110', '2012'])[k % 4 + 1] AS postcode
   FROM rows, r
 )
 INSERT INTO bookings (
   service, coating_type, vehicle_type, selected_vehicle_type, "date", "time", service_type,
   house_number, street_address, suburb, city, postal_code, region, landmark, save_address,
   name, email, phone, notes, reference, list_price_cents, discount_cents, total_cents,
-  status, resource_id, starts_at, ends_at, buffer_minutes
+  status, resource_id, starts_at, ends_at, buffer_minutes, zone_id
 )
 SELECT
   j.service, j.coating_type, j.vehicle_type, j.selected_vehicle_type, p.day, lpad(p.hour::text, 2, '0') || ':00', p.service_type,
-  '1', 'Queen Street', 'Auckland Central', 'Auckland', '1010', 'Auckland', '', false,
+  '1', 'Queen Street', 'Auckland Central', 'Auckland', p.postcode, 'Auckland', '', false,
   'Bench Customer ' || p.i, 'bench.' || p.i || '@example.com', '021 555 0000', '',
   (SELECT string_agg(substr('23456789ABCDEFGHJKMNPQRSTUVWXYZ', ((p.i / (31::bigint ^ d)::bigint) % 31)::int + 1, 1), '' ORDER BY d DESC) FROM generate_series(0, 7) AS d),
   j.cents, 0, j.cents,
@@ -73,7 +77,8 @@ SELECT
   p.resource_id,
   (p.day + make_time(p.hour, 0, 0)) AT TIME ZONE 'Pacific/Auckland',
   ((p.day + make_time(p.hour, 0, 0)) AT TIME ZONE 'Pacific/Auckland') + make_interval(mins => j.minutes),
-  CASE WHEN p.service_type = 'onsite' THEN 30 ELSE 0 END
+  CASE WHEN p.service_type = 'onsite' THEN 15 ELSE 0 END,
+  CASE WHEN p.service_type = 'onsite' THEN (SELECT z.id FROM service_zones z WHERE z.active AND z.postcodes @> p.postcode::integer) END
 FROM placed p JOIN jobs j ON j.n = p.job`;
 
 function percentile(sorted: number[], p: number): number {
@@ -116,16 +121,16 @@ if (!database) {
     console.log(`${total} bookings (${placed} on a van or bay) written in ${((performance.now() - writing) / 1000).toFixed(1)} s`);
 
     const tomorrow = addDaysToDay(todayInAuckland(new Date()), 1);
-    const job = 'service=Deluxe%20Clean&vehicleType=suv&serviceType=onsite';
+    const job = 'service=Deluxe%20Clean&vehicleType=suv&serviceType=onsite&postalCode=0622';
     const oneDate = (query: string) => (i: number) => `${server.base}/v1/availability?date=${addDaysToDay(tomorrow, i % 300)}${query}`;
     const days = (query: string) => (i: number) => {
       const from = addDaysToDay(tomorrow, i % 300);
       return `${server.base}/v1/availability/days?from=${from}&to=${addDaysToDay(from, 61)}${query}`;
     };
     const runs = [
-      { name: 'GET /v1/availability, one date, a job (Deluxe Clean, SUV, on-site)', urls: oneDate(`&${job}`), target: 5 },
+      { name: 'GET /v1/availability, one date, a job (Deluxe Clean, SUV, on-site at a North Shore postcode)', urls: oneDate(`&${job}`), target: 5 },
       { name: 'GET /v1/availability, one date, no job (shortest, both kinds)', urls: oneDate(''), target: 5 },
-      { name: 'GET /v1/availability/days, 62 days, a job (Deluxe Clean, SUV, on-site)', urls: days(`&${job}`), target: 25 },
+      { name: 'GET /v1/availability/days, 62 days, a job (Deluxe Clean, SUV, on-site at a North Shore postcode)', urls: days(`&${job}`), target: 25 },
       { name: 'GET /v1/availability/days, 62 days, no job (shortest, both kinds)', urls: days(''), target: 25 },
     ];
     for (const run of runs) {

@@ -38,7 +38,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = [50, 5] as const;
 const VANS = 50;
 
-/** Start times two hours apart: a Quick Clean (an hour) and its van's travel (30 minutes) never overlap the next. */
+/** Start times two hours apart: a Quick Clean (an hour), its van's least gap and the drive within the zone never overlap the next. */
 const STARTS = TIME_SLOTS.filter((_, i) => i % 2 === 0);
 const DAYS = 300;
 
@@ -121,10 +121,14 @@ const SQL = {
       (select coalesce(json_agg(json_build_object('kind', kind, 'weekday', weekday, 'opens', opens, 'closes', closes)), '[]') from working_hours) as hours,
       (select value from settings where key = $6) as "weeklyClosedDays",
       (select value from settings where key = $7) as "minGap",
+      (select coalesce(json_agg(json_build_object('id', id, 'name', name, 'postcodes', postcodes::text, 'travelFeeCents', travel_fee_cents,
+          'minutesFromCentre', minutes_from_centre, 'active', active, 'position', position) order by position, created_at, id), '[]') from service_zones) as zones,
+      (select coalesce(json_agg(json_build_array(zone_a, zone_b, minutes)), '[]') from zone_travel) as travel,
       (select coalesce(json_agg(json_build_object('date', "date", 'kind', kind, 'resourceId', resource_id, 'wholeDay', from_time is null,
           'start', extract(epoch from starts_at) * 1000, 'end', extract(epoch from ends_at) * 1000)), '[]')
          from closures where during && tstzrange(to_timestamp($8), to_timestamp($9), '[)')) as closures,
-      (select coalesce(json_agg(json_build_array(resource_id, extract(epoch from lower(held)) * 1000, extract(epoch from upper(held)) * 1000)), '[]')
+      (select coalesce(json_agg(json_build_array(resource_id, extract(epoch from lower(held)) * 1000, extract(epoch from upper(held)) * 1000,
+          extract(epoch from ends_at) * 1000, zone_id)), '[]')
          from bookings where held && tstzrange(to_timestamp($10), to_timestamp($11), '[)') and resource_id is not null and status in ('pending', 'confirmed', 'completed', 'no-show')) as busy
     from customer`,
   booking: `insert into "bookings" (${BOOKING_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${values(1, BOOKING_COLUMNS.length)} on conflict ("reference") do nothing returning *`,
@@ -182,7 +186,7 @@ async function rawTransaction(url: string) {
     try {
       await client.query(SQL.keyClaim, ['create-booking', key, answer!.fingerprint, null, null, 24]);
       await client.query(SQL.placeLocks, [email, phone, 'schedule', `place:onsite:${date}`]);
-      await client.query(SQL.facts, [email, phone, todayInAuckland(now), now, date, 'weekly_closed_days', 'travel_buffer_minutes', dayStart, dayEnd, dayStart, dayEnd]);
+      await client.query(SQL.facts, [email, phone, todayInAuckland(now), now, date, 'weekly_closed_days', 'min_gap_minutes', dayStart, dayEnd, dayStart, dayEnd]);
       await client.query(SQL.booking, BOOKING_COLUMNS.map((column) => row[column]));
       await client.query(SQL.outbox, mails.flatMap((mail) => OUTBOX_COLUMNS.map((column) => (column === 'booking_id' ? id : column === 'snapshot' ? snapshot : column === 'text_body' || column === 'html_body' || column === 'ics' ? null : mail[column]))));
       await client.query(SQL.keyAnswer, [answer!.response_status, answer!.response_body, 'create-booking', key]);
