@@ -146,14 +146,14 @@ forEachBackend(t, async (t, backend) => {
     t.equal((await patch(`/v1/resources/${van1.id}`, { active: true })).statusCode, 200, 'reactivated');
   });
 
-  t.test('working hours: the defaults, a week set per kind listing the jobs now outside, and the travel buffer', async (t) => {
+  t.test('working hours: the defaults, a week set per kind listing the jobs now outside, and the least gap between two jobs of a van', async (t) => {
     const hours = (await staff('GET', '/v1/working-hours')).json();
     t.same(hours.onsite.monday, { opens: '07:00', closes: '21:00' });
     t.same(hours.onsite.sunday, { opens: '07:00', closes: '21:00' });
     t.same(hours.dropoff.friday, { opens: '08:00', closes: '18:00' });
     t.same(hours.dropoff.saturday, { opens: '09:00', closes: '17:00' });
     t.equal(hours.dropoff.sunday, null);
-    t.equal(hours.minGapMinutes, 30);
+    t.equal(hours.minGapMinutes, 15);
 
     const saturday = nextWeekday(['saturday'], 2);
     const job = (await book({ date: saturday, time: '10:00', serviceType: 'dropoff', name: 'Saturday Drop', service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm' })).json().booking;
@@ -190,9 +190,9 @@ forEachBackend(t, async (t, backend) => {
       t.equal(res.statusCode, 400, String(minutes));
       t.match(res.json(), { errors: [{ field: 'minutes' }] });
     }
-    const placed = (await book({ date: inDays(9), time: '15:00', name: 'New Buffer', service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm' })).json().booking;
-    t.equal(placed.bufferMinutes, 45, 'a job placed now gets the new buffer');
-    t.equal((await staff('PUT', '/v1/min-gap', { minutes: 30 })).statusCode, 200);
+    const placed = (await book({ date: inDays(9), time: '15:00', name: 'New Gap', service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm' })).json().booking;
+    t.equal(placed.bufferMinutes, 45, 'a job placed now gets the new gap');
+    t.equal((await staff('PUT', '/v1/min-gap', { minutes: 15 })).statusCode, 200);
   });
 
   t.test('the day: a lane per van and bay with its jobs and closures, kind-wide closures, and the jobs needing a van or bay', async (t) => {
@@ -217,7 +217,7 @@ forEachBackend(t, async (t, backend) => {
     t.same(Object.keys(lanes), ['Van 1', 'Van 2', 'Bay 1', 'Bay 2'], 'active ones, in order');
     t.same(lanes['Van 1'].jobs.map((j: { _id: string }) => j._id), [first._id]);
     t.same(lanes['Van 2'].jobs.map((j: { _id: string }) => j._id), [second._id]);
-    t.match(lanes['Van 2'].jobs[0], { startsAt: second.startsAt, endsAt: second.endsAt, bufferMinutes: 30 });
+    t.match(lanes['Van 2'].jobs[0], { startsAt: second.startsAt, endsAt: second.endsAt, bufferMinutes: 15 });
     t.same(lanes['Van 2'].closures.map((c: { id: string }) => c.id), [workshop.id], "the van's own closure is in its lane");
     t.same(lanes['Bay 1'].jobs.map((j: { _id: string }) => j._id), [bay._id]);
     t.same(day.closures.map((c: { id: string }) => c.id), [holiday.id], 'the drop-off closure is kind-wide');
