@@ -7,7 +7,7 @@
 import t from 'tap';
 import { weekdayOf } from '../src/domain/availability.ts';
 import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
-import { RESOURCE_BUSY_MESSAGE } from '../src/services/scheduling.service.ts';
+import { DEFAULT_MIN_GAP_MINUTES, RESOURCE_BUSY_MESSAGE } from '../src/services/scheduling.service.ts';
 import { RESOURCE_MESSAGES } from '../src/services/resources.service.ts';
 import { SCHEDULE_MESSAGES } from '../src/services/staff-schedule.service.ts';
 import { forEachBackend } from './helper.ts';
@@ -153,7 +153,7 @@ forEachBackend(t, async (t, backend) => {
     t.same(hours.dropoff.friday, { opens: '08:00', closes: '18:00' });
     t.same(hours.dropoff.saturday, { opens: '09:00', closes: '17:00' });
     t.equal(hours.dropoff.sunday, null);
-    t.equal(hours.minGapMinutes, 15);
+    t.equal(hours.minGapMinutes, DEFAULT_MIN_GAP_MINUTES, 'the default least gap (the old buffer setting went with migrations/034)');
 
     const saturday = nextWeekday(['saturday'], 2);
     const job = (await book({ date: saturday, time: '10:00', serviceType: 'dropoff', name: 'Saturday Drop', service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm' })).json().booking;

@@ -74,6 +74,9 @@ export const BookingSchema = Type.Object({
     description: 'On-site: the zone of the service area the job was placed in (GET /v1/service-zones names it); null for a drop-off and for an on-site job outside every zone',
   }),
   outsideServiceArea: Type.Boolean({ description: 'An on-site job whose postcode was in no zone when zones came in: kept where it is, for staff to look at' }),
+  zoneName: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: "The name of the job's zone (null when zoneId is); given with one booking's details (GET and PATCH /v1/bookings/{id}), not in lists" }),
+  ),
   status: Type.String({ description: 'pending, confirmed, completed, no-show or cancelled (the transitions: src/domain/booking-status.ts)' }),
   cancelledLate: Type.Boolean({ description: 'Cancelled by staff within the notice period (MANAGE_CUTOFF_HOURS before the start); false otherwise' }),
   version: Type.Integer({ description: 'Bumped by every status change; send it back to change the status' }),
@@ -226,10 +229,53 @@ export const WorkingHoursSchema = Type.Object({
 });
 export type WorkingHoursDto = Static<typeof WorkingHoursSchema>;
 
+const ZoneNameSchema = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+export const ScheduleGapSchema = Type.Object(
+  {
+    fromBookingId: Type.String({ format: 'uuid' }),
+    toBookingId: Type.String({ format: 'uuid' }),
+    gapMinutes: Type.Integer({ description: "From the end of the first job's work to the start of the next" }),
+    driveMinutes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: "The drive from the first job's zone to the next's under today's zones and travel times; null when either is outside the service area",
+    }),
+    fromZone: ZoneNameSchema("The first job's zone; null outside the service area"),
+    toZone: ZoneNameSchema("The next job's zone; null outside the service area"),
+    tooShort: Type.Boolean({ description: 'The gap is shorter than the drive: possible only for jobs placed before travel times or zones changed' }),
+  },
+  { description: "The gap between two consecutive jobs of a van, and the drive it needs" },
+);
+export type ScheduleGapDto = Static<typeof ScheduleGapSchema>;
+
+export const RouteStopSchema = Type.Object({
+  bookingId: Type.String({ format: 'uuid' }),
+  time: Type.String({ description: 'HH:mm' }),
+  firstName: Type.String({ description: "The customer's first name" }),
+  address: Type.String({ description: 'The address on one line' }),
+  zoneName: ZoneNameSchema('Its zone of the service area; null outside the service area'),
+  directionsUrl: Type.String({ format: 'uri', description: 'Google Maps directions from where the phone is to the address' }),
+});
+export type RouteStopDto = Static<typeof RouteStopSchema>;
+
+export const VanRouteSchema = Type.Object(
+  {
+    stops: Type.Array(RouteStopSchema, { description: 'Its jobs in the order the van reaches them' }),
+    minutes: Type.Integer({
+      minimum: 0,
+      description: 'About how long the van drives that day: from the service centre to its first stop, between stops and back, under today\'s travel times; the drive to and from a stop outside the service area is not known and not counted',
+    }),
+    unknownStops: Type.Integer({ minimum: 0, description: 'Stops outside the service area, whose drives are left out of minutes' }),
+  },
+  { description: "A van's route of the day (the Today view)" },
+);
+export type VanRouteDto = Static<typeof VanRouteSchema>;
+
 export const ScheduleLaneSchema = Type.Object({
   resource: ResourceSchema,
   jobs: Type.Array(BookingSchema, { description: 'The jobs it holds that date (pending, confirmed or completed), by start' }),
   closures: Type.Array(ClosureSchema, { description: 'Closures of this van or bay alone' }),
+  gaps: Type.Array(ScheduleGapSchema, { description: "A van's gaps between consecutive jobs, in order; empty for a bay" }),
+  route: Type.Union([VanRouteSchema, Type.Null()], { description: 'A van\'s route of the day; null for a bay' }),
 });
 export type ScheduleLaneDto = Static<typeof ScheduleLaneSchema>;
 

@@ -30,3 +30,10 @@ export async function listTravelOverrides(db: Db): Promise<[string, string, numb
   const rows = await db.selectFrom('zone_travel').select(['zone_a', 'zone_b', 'minutes']).execute();
   return rows.map((r) => [r.zone_a, r.zone_b, r.minutes]);
 }
+
+/** A zone's name, for one booking's details; null for no zone. */
+export async function zoneNameOf(db: Db, zoneId: string | null): Promise<string | null> {
+  if (zoneId === null) return null;
+  const row = await db.selectFrom('service_zones').select('name').where('id', '=', zoneId).executeTakeFirst();
+  return row?.name ?? null;
+}

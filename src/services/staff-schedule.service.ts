@@ -23,6 +23,9 @@ import { workingHours, type DayHours } from './resources.service.ts';
 import { weeklyClosedDays } from './schedule.service.ts';
 import { bookedDuration, kindOf, placeJob } from './scheduling.service.ts';
 import { bookingAtVersion, StaleBookingError } from './staff-bookings.service.ts';
+import { listTravelOverrides, listZones } from '../db/service-zones.repository.ts';
+import { TravelTable, vanGaps } from '../domain/service-area.ts';
+import { vanRoute, type VanRoute } from './today.service.ts';
 
 /** Most jobs listed under "Needs a van or bay". */
 export const UNASSIGNED_LIMIT = 200;
@@ -40,10 +43,26 @@ function checkedDate(date: string, field = 'date'): string {
   return date;
 }
 
+/** The gap between two consecutive jobs of a van, with the drive it needs between their zones. */
+export interface ScheduleGap {
+  fromBookingId: string;
+  toBookingId: string;
+  gapMinutes: number;
+  /** Null when either job has no zone (outside the service area): the drive is not known. */
+  driveMinutes: number | null;
+  fromZone: string | null;
+  toZone: string | null;
+  tooShort: boolean;
+}
+
 export interface ScheduleLane {
   resource: Resource;
   jobs: Booking[];
   closures: Closure[];
+  /** A van's gaps between consecutive jobs; none for a bay (its customers come to it). */
+  gaps: ScheduleGap[];
+  /** A van's route of the day; null for a bay. */
+  route: VanRoute | null;
 }
 
 export interface ScheduleDay {
@@ -63,23 +82,51 @@ export interface ScheduleDay {
 /** One date of the schedule as the day timeline draws it. */
 export async function scheduleDay(db: Kysely<Database>, date: string, now: Date): Promise<ScheduleDay> {
   checkedDate(date);
-  const [resources, jobs, closures, unassigned, hours, weekly] = await Promise.all([
+  const [resources, jobs, closures, unassigned, hours, weekly, zones, overrides] = await Promise.all([
     listResources(db),
     assignedJobsOn(db, date),
     closuresOfDate(db, date),
     unassignedJobsFrom(db, todayInAuckland(now), UNASSIGNED_LIMIT),
     workingHours(db),
     weeklyClosedDays(db),
+    listZones(db),
+    listTravelOverrides(db),
   ]);
   const weekday = weekdayOf(date);
   const weeklyClosed = weekly.includes(weekday);
+  // Today's zones and travel, not those the jobs were placed under: a gap that was enough then
+  // and is too short now is what staff need to see.
+  const table = new TravelTable(zones, overrides);
+  const zoneNames = new Map(zones.map((z) => [z.id, z.name]));
+  const nameOf = (zoneId: string | null) => (zoneId === null ? null : (zoneNames.get(zoneId) ?? null));
   const lanes = resources
     .filter((r) => r.active || jobs.some((j) => j.resource_id === r.id))
-    .map((resource) => ({
-      resource,
-      jobs: jobs.filter((j) => j.resource_id === resource.id),
-      closures: closures.filter((c) => c.resource_id === resource.id),
-    }));
+    .map((resource) => {
+      const laneJobs = jobs.filter((j) => j.resource_id === resource.id);
+      const van = resource.kind !== 'dropoff';
+      const zoneOf = new Map(laneJobs.map((j) => [j.id, j.zone_id]));
+      const gaps = van
+        ? vanGaps(
+            laneJobs.map((j) => ({ id: j.id, start: j.starts_at.getTime(), end: j.ends_at.getTime(), zoneId: j.zone_id })),
+            table,
+          ).map((gap) => ({
+            fromBookingId: gap.fromId,
+            toBookingId: gap.toId,
+            gapMinutes: gap.gapMinutes,
+            driveMinutes: gap.driveMinutes ?? null,
+            fromZone: nameOf(zoneOf.get(gap.fromId) ?? null),
+            toZone: nameOf(zoneOf.get(gap.toId) ?? null),
+            tooShort: gap.tooShort,
+          }))
+        : [];
+      return {
+        resource,
+        jobs: laneJobs,
+        closures: closures.filter((c) => c.resource_id === resource.id),
+        gaps,
+        route: van ? vanRoute(laneJobs, zoneNames, table) : null,
+      };
+    });
   return {
     date,
     hours: { onsite: weeklyClosed ? null : hours.onsite[weekday], dropoff: weeklyClosed ? null : hours.dropoff[weekday] },

@@ -2,7 +2,8 @@
  * The Today view's two actions on a job (issue 21): "On the way" tells the customer once, by
  * e-mail, when the detailer expects to arrive; "Started" records when the work began. Each is a
  * compare-and-set on the booking's version, recorded in its history, in one transaction with the
- * e-mail it causes. "Complete" is the completion form's (POST /v1/bookings/{id}/completion).
+ * e-mail it causes. "Complete" is the completion form's (POST /v1/bookings/{id}/completion). And
+ * each van's route of the day (issue 40): its stops in order with directions, and its driving.
  */
 import type { Kysely } from 'kysely';
 import { aucklandClockText, todayInAuckland } from '../domain/booking-dates.ts';
@@ -13,6 +14,9 @@ import { queueBookingMessage } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { onTheWayMessage } from '../mail/on-the-way.ts';
 import { StaleBookingError } from './staff-bookings.service.ts';
+import type { TravelTable } from '../domain/service-area.ts';
+import { directionsUrl, firstNameOf, oneLineAddress, vanDriving, type VanDriving } from '../domain/van-day.ts';
+import { bookingInputOf } from '../db/booking-input.ts';
 
 export const TODAY_MESSAGES = {
   notOpen: 'Only a pending or confirmed job can be travelled to or started.',
@@ -93,4 +97,38 @@ export async function markStarted(db: Kysely<Database>, action: TodayAction, now
     await insertStatusChange(trx, { booking_id: booking.id, from_status: booking.status, to_status: booking.status, changed_by: action.by, note: `Started at ${aucklandClockText(now)}` });
     return { booking: updated, history: await statusHistory(trx, booking.id) };
   });
+}
+
+export interface RouteStop {
+  bookingId: string;
+  time: string;
+  firstName: string;
+  address: string;
+  /** The zone's name; null outside the service area. */
+  zoneName: string | null;
+  directionsUrl: string;
+}
+
+export interface VanRoute extends VanDriving {
+  stops: RouteStop[];
+}
+
+/**
+ * A van's jobs of a day as its route: the stops in the order it reaches them, each with the
+ * directions to it, and the day's driving (vanDriving's rule) under the current zones and travel.
+ */
+export function vanRoute(jobs: readonly Booking[], zoneNames: ReadonlyMap<string, string>, table: TravelTable): VanRoute {
+  const ordered = [...jobs].sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime());
+  const stops = ordered.map((job) => {
+    const address = oneLineAddress(bookingInputOf(job));
+    return {
+      bookingId: job.id,
+      time: job.time,
+      firstName: firstNameOf(job.name),
+      address,
+      zoneName: job.zone_id === null ? null : (zoneNames.get(job.zone_id) ?? null),
+      directionsUrl: directionsUrl(address),
+    };
+  });
+  return { stops, ...vanDriving(ordered.map((job) => job.zone_id), table) };
 }

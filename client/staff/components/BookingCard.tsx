@@ -1,6 +1,7 @@
 /** A booking in the list: service, status, reference, customer, when, for on-site service where, and the total. */
 import { formatNzd } from '#domain/pricing.ts';
 import type { BookingDto } from '../lib/staff-api.ts';
+import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
 import { Fact } from './Fact.tsx';
 import { cardDate } from './format.ts';
 import { StatusActions } from './StatusActions.tsx';
@@ -47,6 +48,7 @@ export function BookingCard({ booking, busy, opening, onView, onStatus, selected
         {booking.serviceType === 'onsite' && (
           <Fact label="Address" value={`${booking.houseNumber} ${booking.streetAddress}, ${booking.suburb}`} />
         )}
+        {booking.outsideServiceArea && <Fact label="Service area" value={OUTSIDE_SERVICE_AREA} />}
         <Fact label="Total" value={formatNzd(booking.quote.totalCents)} />
       </dl>
       <div className="booking-card-actions">

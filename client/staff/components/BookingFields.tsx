@@ -9,7 +9,7 @@ import { slotLabel, type SlotState } from '#domain/availability.ts';
 import { ADDRESS_FIELDS, isCeramic, REGIONS, SERVICE_TYPE_LABELS, SERVICE_TYPES, type ServiceType } from '#domain/booking-rules.ts';
 import { COATING_LABELS, COATING_TYPES, DEFAULT_COATING, PACKAGE_NAMES, VEHICLE_LABELS, VEHICLE_TYPES, type CoatingType, type VehicleType } from '#domain/catalogue.ts';
 import type { FieldError } from '#domain/messages.ts';
-import { adjustmentLabel, discountLabel, formatNzd, type Quote } from '#domain/pricing.ts';
+import { adjustmentLabel, discountLabel, formatNzd, TRAVEL_FEE_LABEL, type Quote } from '#domain/pricing.ts';
 import { ADJUSTMENT_REASON_MAX } from '#domain/staff-booking-rules.ts';
 import { SelectField, TextAreaField, TextField, errorFor } from '../../components/Field.tsx';
 import type { BookingDto, ResourceDto } from '../lib/staff-api.ts';
@@ -126,6 +126,12 @@ export function QuoteLines({ quote }: { quote: Quote }) {
         <>
           <dt>{discountLabel(quote.discount)}</dt>
           <dd>{`−${formatNzd(quote.discountCents)}`}</dd>
+        </>
+      )}
+      {quote.travelFeeCents > 0 && (
+        <>
+          <dt>{TRAVEL_FEE_LABEL}</dt>
+          <dd>{formatNzd(quote.travelFeeCents)}</dd>
         </>
       )}
       {quote.adjustment && (

@@ -1,5 +1,6 @@
 /** One booking as a line of a schedule: time, what, who, where, status. */
 import type { BookingDto } from '../lib/staff-api.ts';
+import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
 import { cardDate } from './format.ts';
 import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './BookingLine.css';
@@ -13,6 +14,7 @@ export function BookingLine({ booking, withDate = false }: { booking: BookingDto
         <strong>{booking.service}</strong> · {booking.vehicleType.toUpperCase()} · {booking.name} · {booking.phone}
         <br />
         {booking.serviceType === 'onsite' ? `${booking.houseNumber} ${booking.streetAddress}, ${booking.suburb}` : 'Drop-off at the service centre'}
+        {booking.outsideServiceArea && ` · ${OUTSIDE_SERVICE_AREA}`}
       </span>
       <StatusBadge status={booking.status} />
       <ConfirmationBadge booking={booking} />

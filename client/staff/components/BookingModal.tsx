@@ -5,7 +5,8 @@
  */
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { lazyPart } from '../lib/lazy-part.ts';
-import { adjustmentLabel, discountLabel, formatNzd } from '#domain/pricing.ts';
+import { adjustmentLabel, discountLabel, formatNzd, TRAVEL_FEE_LABEL } from '#domain/pricing.ts';
+import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
 import type { BookingDto, StatusChangeDto } from '../lib/staff-api.ts';
 import { useOpening } from '../lib/use-opening.ts';
 import { Icon } from '../../components/Icon.tsx';
@@ -100,6 +101,8 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
               <Fact label="Postal Code" value={booking.postalCode} />
               <Fact label="Region" value={booking.region} />
               <Fact label="Landmark" value={booking.landmark} />
+              {/* The zone's name comes with the details (GET /v1/bookings/{id}), not with the list the modal opens from. */}
+              {booking.outsideServiceArea ? <Fact label="Service Area" value={OUTSIDE_SERVICE_AREA} /> : booking.zoneName && <Fact label="Service Area" value={booking.zoneName} />}
             </dl>
           </>
         )}
@@ -107,6 +110,7 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
         <dl className="modal-facts">
           <Fact label="List Price" value={formatNzd(booking.quote.listPriceCents)} />
           {booking.quote.discount && <Fact label={discountLabel(booking.quote.discount)} value={`−${formatNzd(booking.quote.discountCents)}`} />}
+          {booking.quote.travelFeeCents > 0 && <Fact label={TRAVEL_FEE_LABEL} value={formatNzd(booking.quote.travelFeeCents)} />}
           {booking.quote.adjustment && <Fact label={adjustmentLabel(booking.quote.adjustment)} value={formatNzd(booking.quote.adjustment.cents)} />}
           <Fact label="Total" value={formatNzd(booking.quote.totalCents)} />
         </dl>

@@ -92,8 +92,13 @@ export function BookingsView({ onSignedOut }: { onSignedOut(): void }) {
   const replace = (updated: BookingDto) => setBookings((list) => list.map((b) => (b._id === updated._id ? updated : b)));
 
   /** Details that come back after the modal was closed (or another opened) must not open it again. */
+  // A status change answers without the zone's name (only the details give it): the name shown stays while the zone does.
   const showIfOpen = (booking: BookingDto, history: StatusChangeDto[] | null) =>
-    setOpen((current) => (current && current.booking._id === booking._id ? { booking, history } : current));
+    setOpen((current) =>
+      current && current.booking._id === booking._id
+        ? { booking: booking.zoneName === undefined && booking.zoneId === current.booking.zoneId ? { ...booking, zoneName: current.booking.zoneName } : booking, history }
+        : current,
+    );
 
   const view = async (booking: BookingDto) => {
     setNotice(null);

@@ -1,16 +1,18 @@
 /**
  * The day view (issue 20): the day as a timeline, one lane per van or bay (columns on a desktop,
- * stacked lists on a phone), each job from its start to its end with its travel buffer, the
- * closures in the lane, and the jobs that still need a van or bay; or a week of each resource's
+ * stacked lists on a phone), each job from its start to its end with its travel buffer and its
+ * zone, between a van's jobs the drive each gap needs (issue 40), the closures in the lane, and
+ * the jobs that still need a van or bay; or a week of each resource's
  * booked hours. A job is moved with a form (MoveDialog), never by dragging alone. Loaded when its
  * tab is first opened, like the Schedule view, so the dashboard's first bundle stays in its budget.
  */
-import { Suspense, useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { Fragment, Suspense, useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { lazyPart } from '../lib/lazy-part.ts';
-import { ApiError, staffApi, type BookingDto, type ClosureDto, type ResourceDto, type ScheduleDayDto, type ScheduleWeekDto } from '../lib/staff-api.ts';
+import { ApiError, staffApi, type BookingDto, type ClosureDto, type ResourceDto, type ScheduleDayDto, type ScheduleGapDto, type ScheduleWeekDto } from '../lib/staff-api.ts';
+import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
 import { takeEarly } from '../lib/early-data.ts';
 import { useOpening } from '../lib/use-opening.ts';
-import { cardDate, longDate, plural } from './format.ts';
+import { cardDate, hoursText, longDate, plural } from './format.ts';
 import { MoveDialog } from './MoveDialog.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import './BookingLine.css';
@@ -24,13 +26,6 @@ const WeatherDayPanel = lazyPart('staff/components/WeatherDayPanel.tsx', () => i
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 const clock = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 const durationOf = (booking: BookingDto) => Math.round((Date.parse(booking.endsAt) - Date.parse(booking.startsAt)) / 60_000);
-
-/** 90 → '1 h 30 min'. */
-export function hoursText(minutes: number): string {
-  const h = Math.floor(minutes / 60);
-  const m = minutes % 60;
-  return [h ? `${h} h` : '', m ? `${m} min` : ''].filter(Boolean).join(' ') || '0 h';
-}
 
 /** A YYYY-MM-DD date `n` days after another (calendar arithmetic, in UTC so no daylight saving shifts it). */
 function addDays(date: string, n: number): string {
@@ -49,7 +44,7 @@ const closureWhen = (c: ClosureDto) => (c.from === null ? 'All day' : `${c.from}
 /** A lane's position of an interval, as the CSS custom properties the desktop columns are drawn with. */
 const placed = (start: number, length: number, dayStart: number): CSSProperties => ({ '--at': (start - dayStart) / 60, '--len': length / 60 }) as CSSProperties;
 
-function JobItem({ booking, dayStart, onMove }: { booking: BookingDto; dayStart: number; onMove(booking: BookingDto): void }) {
+function JobItem({ booking, zoneName, dayStart, onMove }: { booking: BookingDto; zoneName: string | null; dayStart: number; onMove(booking: BookingDto): void }) {
   const start = minutesOf(booking.time);
   const minutes = durationOf(booking);
   const end = start + minutes;
@@ -70,11 +65,40 @@ function JobItem({ booking, dayStart, onMove }: { booking: BookingDto; dayStart:
         <p className="job-where">
           {booking.serviceType === 'onsite' ? `${booking.houseNumber} ${booking.streetAddress}, ${booking.suburb}` : 'Drop-off at the service centre'} · {booking.phone}
         </p>
+        {booking.outsideServiceArea ? <p className="job-zone job-outside">{OUTSIDE_SERVICE_AREA}</p> : zoneName && <p className="job-zone">{zoneName}</p>}
       </div>
       {booking.bufferMinutes > 0 && (
         <div className="job-buffer" style={{ flexGrow: booking.bufferMinutes }}>
           + {booking.bufferMinutes} min travel, to {clock(end + booking.bufferMinutes)}
         </div>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The gap between two jobs of a van and the drive it needs under today's travel times. A gap too
+ * short for its drive (a job placed before the travel times changed) says so in words, not only
+ * in colour.
+ */
+function GapItem({ gap, at, dayStart }: { gap: ScheduleGapDto; at: number; dayStart: number }) {
+  const route = (
+    <>
+      {gap.fromZone ?? OUTSIDE_SERVICE_AREA} <span aria-hidden="true">→</span>
+      <span className="visually-hidden"> to</span> {gap.toZone ?? OUTSIDE_SERVICE_AREA}
+    </>
+  );
+  return (
+    <li className={gap.tooShort ? 'lane-gap lane-gap-short' : 'lane-gap'} style={placed(at, 0, dayStart)}>
+      {gap.tooShort && <strong>Too short: </strong>}
+      {gap.driveMinutes === null ? (
+        <>
+          {hoursText(gap.gapMinutes)} gap, drive not known: {route}
+        </>
+      ) : (
+        <>
+          {hoursText(gap.driveMinutes)} drive, {route} · {hoursText(gap.gapMinutes)} gap
+        </>
       )}
     </li>
   );
@@ -125,6 +149,8 @@ function DayTimeline({ day, onMove }: DayTimelineProps) {
         const items = [...lane.jobs.map((job) => ({ at: minutesOf(job.time), job })), ...closures.filter((c) => c.from !== null).map((closure) => ({ at: minutesOf(closure.from!), closure }))].sort(
           (a, b) => a.at - b.at,
         );
+        const zoneOf = new Map(lane.route?.stops.map((stop) => [stop.bookingId, stop.zoneName]));
+        const gapTo = new Map(lane.gaps.map((gap) => [gap.toBookingId, gap]));
         return (
           <section key={resource.id} className={resource.active ? 'lane' : 'lane lane-inactive'} aria-labelledby={`lane-${resource.id}`}>
             <header className="lane-head">
@@ -145,7 +171,10 @@ function DayTimeline({ day, onMove }: DayTimelineProps) {
               <ol className="lane-body" aria-label={`${resource.name}’s jobs`}>
                 {items.map((item) =>
                   'job' in item ? (
-                    <JobItem key={item.job._id} booking={item.job} dayStart={dayStart} onMove={onMove} />
+                    <Fragment key={item.job._id}>
+                      {gapTo.has(item.job._id) && <GapItem gap={gapTo.get(item.job._id)!} at={item.at} dayStart={dayStart} />}
+                      <JobItem booking={item.job} zoneName={zoneOf.get(item.job._id) ?? null} dayStart={dayStart} onMove={onMove} />
+                    </Fragment>
                   ) : (
                     <ClosureItem key={item.closure.id} closure={item.closure} dayStart={dayStart} dayEnd={dayEnd} />
                   ),

@@ -2,15 +2,17 @@
  * Today, on a phone (issue 21): each van's and bay's jobs in order, with the start and end, the
  * package and vehicle, the address as a directions link, tap-to-call and tap-to-text, the internal
  * notes, and the detailer's buttons: "On the way" (e-mails the customer once, with the arrival
- * time), "Started" and "Complete" (the completion form). Loaded when its tab is first opened.
+ * time), "Started" and "Complete" (the completion form). Each van says its zones and about how
+ * long it drives that day (issue 40). Loaded when its tab is first opened.
  */
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { lazyPart } from '../lib/lazy-part.ts';
 import { telHref } from '#domain/business.ts';
-import { ApiError, send, staffApi, type BookingDto, type ScheduleDayDto, type StatusChangeDto } from '../lib/staff-api.ts';
+import { directionsUrl, oneLineAddress, OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
+import { ApiError, send, staffApi, type BookingDto, type ScheduleDayDto, type ScheduleLaneDto, type StatusChangeDto } from '../lib/staff-api.ts';
 import { takeEarly } from '../lib/early-data.ts';
 import { useOpening } from '../lib/use-opening.ts';
-import { longDate } from './format.ts';
+import { hoursText, longDate, plural } from './format.ts';
 import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './TodayView.css';
 
@@ -22,14 +24,34 @@ type Changed = { booking: BookingDto; history: StatusChangeDto[] };
 const clockOf = (iso: string) =>
   new Intl.DateTimeFormat('en-NZ', { timeZone: 'Pacific/Auckland', hour: 'numeric', minute: '2-digit', hour12: true }).format(new Date(iso)).replace(/\s/g, ' ');
 
-const addressOf = (b: BookingDto) => [`${b.houseNumber} ${b.streetAddress}`.trim(), b.suburb, b.city, b.postalCode].filter(Boolean).join(', ');
-const directions = (b: BookingDto) => `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(addressOf(b))}`;
 const smsHref = (phone: string) => telHref(phone).replace(/^tel:/, 'sms:');
 const isOpen = (b: BookingDto) => b.status === 'pending' || b.status === 'confirmed';
 
+/**
+ * A van's day of driving in words: out from the service centre, between its stops and back, under
+ * today's travel times; the drive to and from a stop outside the service area is not known, so it
+ * is left out and said to be.
+ */
+function drivingText(route: NonNullable<ScheduleLaneDto['route']>): string {
+  const unknown = route.unknownStops > 0 ? `, not counting the drive to and from ${plural(route.unknownStops, 'stop')} outside the service area` : '';
+  return `About ${hoursText(route.minutes)} driving today, from the service centre and back${unknown}`;
+}
+
 const ARRIVAL_CHOICES = [10, 15, 20, 30, 45, 60];
 
-function Job({ booking, onChanged, onComplete, onSignedOut }: { booking: BookingDto; onChanged(b: BookingDto): void; onComplete?(b: BookingDto): void; onSignedOut(): void }) {
+function Job({
+  booking,
+  zoneName,
+  onChanged,
+  onComplete,
+  onSignedOut,
+}: {
+  booking: BookingDto;
+  zoneName: string | null;
+  onChanged(b: BookingDto): void;
+  onComplete?(b: BookingDto): void;
+  onSignedOut(): void;
+}) {
   const [minutes, setMinutes] = useState(20);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
@@ -67,15 +89,17 @@ function Job({ booking, onChanged, onComplete, onSignedOut }: { booking: Booking
       </p>
       <p className="today-where">
         {booking.serviceType === 'onsite' ? (
-          <a className="text-link" href={directions(booking)} target="_blank" rel="noopener noreferrer">
-            {addressOf(booking)}
-            <span className="visually-hidden"> (directions, opens a map)</span>
+          <a className="text-link" href={directionsUrl(oneLineAddress(booking))} target="_blank" rel="noopener noreferrer">
+            <span className="visually-hidden">Directions to </span>
+            {oneLineAddress(booking)}
+            <span className="visually-hidden"> (opens in a new tab)</span>
           </a>
         ) : (
           'Drop-off at the service centre'
         )}
         {booking.landmark ? ` · ${booking.landmark}` : ''}
       </p>
+      {booking.outsideServiceArea ? <p className="today-zone today-outside">{OUTSIDE_SERVICE_AREA}</p> : zoneName && <p className="today-zone">{zoneName}</p>}
       {booking.notes && <p className="today-notes">Customer’s notes: {booking.notes}</p>}
       <p className="today-contact">
         <a className="button button-ghost button-small" href={telHref(booking.phone)}>
@@ -159,6 +183,7 @@ export default function TodayView({ onSignedOut, onComplete }: { onSignedOut(): 
     );
   }
   const lanes = day.lanes.filter((lane) => lane.jobs.length > 0);
+  const zoneOf = new Map(day.lanes.flatMap((lane) => lane.route?.stops.map((stop) => [stop.bookingId, stop.zoneName] as const) ?? []));
   const unassigned = day.unassigned.filter((job) => job.date === day.date);
   return (
     <div className="today">
@@ -169,15 +194,19 @@ export default function TodayView({ onSignedOut, onComplete }: { onSignedOut(): 
         </button>
       </h2>
       {lanes.length === 0 && unassigned.length === 0 && <p>No jobs today.</p>}
-      {[...lanes.map((lane) => ({ key: lane.resource.id, name: lane.resource.name, jobs: lane.jobs })), ...(unassigned.length ? [{ key: 'none', name: 'Needs a van or bay', jobs: unassigned }] : [])].map(
+      {[
+        ...lanes.map((lane) => ({ key: lane.resource.id, name: lane.resource.name, jobs: lane.jobs, route: lane.route })),
+        ...(unassigned.length ? [{ key: 'none', name: 'Needs a van or bay', jobs: unassigned, route: null }] : []),
+      ].map(
         (group) => (
           <section key={group.key} className="today-lane" aria-labelledby={`today-${group.key}`}>
             <h3 id={`today-${group.key}`}>{group.name}</h3>
+            {group.route && <p className="today-driving">{drivingText(group.route)}</p>}
             <ol className="today-jobs">
               {[...group.jobs]
                 .sort((a, b) => a.startsAt.localeCompare(b.startsAt))
                 .map((job) => (
-                  <Job key={job._id} booking={job} onChanged={replace} onComplete={onComplete} onSignedOut={onSignedOut} />
+                  <Job key={job._id} booking={job} zoneName={zoneOf.get(job._id) ?? null} onChanged={replace} onComplete={onComplete} onSignedOut={onSignedOut} />
                 ))}
             </ol>
           </section>

@@ -46,3 +46,10 @@ export function dateTime(iso: string): string {
 
 /** A count with its word: "1 booking", "3 bookings". */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** 90 → '1 h 30 min'. */
+export function hoursText(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return [h ? `${h} h` : '', m ? `${m} min` : ''].filter(Boolean).join(' ') || '0 h';
+}

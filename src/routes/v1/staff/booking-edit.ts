@@ -15,6 +15,7 @@ import { editBooking, type BookingEdit } from '../../../services/booking-edit.se
 import { StaleBookingError } from '../../../services/staff-bookings.service.ts';
 import { PriceAdjustmentFields } from './booking-create.ts';
 import { IdParams, staffErrorResponses, toBookingDto, toQuoteDto, toStatusChangeDto } from '../schemas.ts';
+import { zoneNameOf } from '../../../db/service-zones.repository.ts';
 
 const text = (field: BookingTextField, description: string) => Type.Optional(Type.String({ maxLength: BOOKING_LIMITS[field], description }));
 
@@ -89,7 +90,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         );
         if (!result.dryRun) request.log.info({ bookingId: result.booking.id, changed: result.changes.map((c) => c.field), notified: result.customerNotified }, 'booking edited by staff');
         return {
-          booking: toBookingDto(result.booking),
+          booking: { ...toBookingDto(result.booking), zoneName: await zoneNameOf(app.db, result.booking.zone_id) },
           history: result.history.map(toStatusChangeDto),
           changes: result.changes,
           quote: toQuoteDto(result.booking),

@@ -1,7 +1,8 @@
 /**
  * GET /v1/schedule?date= and GET /v1/schedule/week?from=: the staff's day timeline (one lane per
- * van or bay with its jobs and closures, the closures of whole kinds, and the jobs that hold no
- * van or bay) and a week of each resource's booked hours.
+ * van or bay with its jobs and closures, and for a van the gaps between its jobs with the drive
+ * each needs and its route of the day; the closures of whole kinds, and the jobs that hold no van
+ * or bay) and a week of each resource's booked hours.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -29,7 +30,13 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         date: day.date,
         hours: day.hours,
         weeklyClosed: day.weeklyClosed,
-        lanes: day.lanes.map((lane) => ({ resource: toResourceDto(lane.resource), jobs: lane.jobs.map(toBookingDto), closures: lane.closures.map(toClosureDto) })),
+        lanes: day.lanes.map((lane) => ({
+          resource: toResourceDto(lane.resource),
+          jobs: lane.jobs.map(toBookingDto),
+          closures: lane.closures.map(toClosureDto),
+          gaps: lane.gaps,
+          route: lane.route,
+        })),
         closures: day.closures.map(toClosureDto),
         unassigned: day.unassigned.map(toBookingDto),
       };
