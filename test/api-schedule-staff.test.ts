@@ -153,7 +153,7 @@ forEachBackend(t, async (t, backend) => {
     t.same(hours.dropoff.friday, { opens: '08:00', closes: '18:00' });
     t.same(hours.dropoff.saturday, { opens: '09:00', closes: '17:00' });
     t.equal(hours.dropoff.sunday, null);
-    t.equal(hours.minGapMinutes, 30);
+    t.equal(hours.minGapMinutes, 15, 'the least gap between two jobs of a van, by default');
 
     const saturday = nextWeekday(['saturday'], 2);
     const job = (await book({ date: saturday, time: '10:00', serviceType: 'dropoff', name: 'Saturday Drop', service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm' })).json().booking;
