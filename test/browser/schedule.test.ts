@@ -138,9 +138,9 @@ t.test('the schedule in Chromium', async (t) => {
       await hours.getByRole('button', { name: 'Save drop-off hours' }).click();
       await hours.getByText(/Saved\./).waitFor();
       t.equal((await app.db.selectFrom('working_hours').selectAll().where('kind', '=', 'dropoff').where('weekday', '=', 6).execute()).length, 0);
-      await page.getByLabel('Minutes a van is held after an on-site job (0 to 240)').fill('45');
-      await page.getByRole('button', { name: 'Save travel buffer' }).click();
-      await page.getByText(/hold their van 45 minutes/).waitFor();
+      await page.getByLabel('Least gap between two jobs of a van (minutes)').fill('45');
+      await page.getByRole('button', { name: 'Save least gap' }).click();
+      await page.getByText(/at least 45 minutes before its next job/).waitFor();
 
       const close = page.getByRole('form', { name: 'Close a date or a time' });
       await close.getByLabel('Date').fill(date);

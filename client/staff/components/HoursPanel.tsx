@@ -1,6 +1,6 @@
 /**
- * Working hours per kind of job and weekday, and the travel buffer of on-site jobs (issue 20), in
- * the Schedule view. A change never moves a booking: the jobs now outside the hours are listed.
+ * Working hours per kind of job and weekday, and the least gap between two jobs of a van (issues 20
+ * and 40), in the Schedule view. A change never moves a booking: the jobs now outside the hours are listed.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Weekday } from '#domain/schedule.ts';
@@ -128,7 +128,7 @@ export function HoursPanel({ weekdays, times, failed }: HoursPanelProps) {
     try {
       const answer = await staffApi.setMinGap(Number(buffer));
       setBuffer(String(answer.minutes));
-      setBufferResult({ text: `Saved: on-site jobs booked from now on hold their van ${answer.minutes} minutes after the work.` });
+      setBufferResult({ text: `Saved: on-site jobs booked from now on leave their van at least ${answer.minutes} minutes before its next job.` });
     } catch (caught) {
       failed(caught, (message) => setBufferResult({ text: message, error: true }));
     } finally {
@@ -152,13 +152,16 @@ export function HoursPanel({ weekdays, times, failed }: HoursPanelProps) {
         </div>
       )}
       <form className="buffer-form" aria-labelledby="buffer-title" onSubmit={saveBuffer} noValidate>
-        <h4 id="buffer-title">Travel buffer</h4>
+        <h4 id="buffer-title">Gap between jobs</h4>
         <div className="field">
-          <label htmlFor="buffer-minutes">Minutes a van is held after an on-site job (0 to 240)</label>
-          <input id="buffer-minutes" name="minutes" type="number" inputMode="numeric" min={0} max={240} step={5} value={buffer} onChange={(event) => setBuffer(event.target.value)} />
+          <label htmlFor="buffer-minutes">Least gap between two jobs of a van (minutes)</label>
+          <p className="field-hint" id="buffer-minutes-hint">
+            0 to 240. The driving between zones comes from the zones (Service area, below): a van gets the longer of the two.
+          </p>
+          <input id="buffer-minutes" name="minutes" type="number" inputMode="numeric" min={0} max={240} step={5} value={buffer} aria-describedby="buffer-minutes-hint" onChange={(event) => setBuffer(event.target.value)} />
         </div>
         <button type="submit" className="button button-primary" disabled={busy || hours === null}>
-          Save travel buffer
+          Save least gap
         </button>
         <ActionResult outcome={bufferResult} />
       </form>

@@ -1,10 +1,11 @@
 /**
- * The Schedule view (issues 10 and 20): close a whole date or a range of hours, for every van and
- * bay, one kind or one of them, with a reason, reopen it, and set the days closed every week; manage
- * the vans and bays, the working hours and the travel buffer. Customers then see those times as
- * "Closed"; bookings already made are never cancelled by it, they are listed here for staff to
- * call. Loaded when its tab is first opened, and it imports nothing the public pages use (the times
- * and weekdays come with the page), so that it adds nothing to their bundles.
+ * The Schedule view (issues 10, 20 and 40): close a whole date or a range of hours, for every van
+ * and bay, one kind or one of them, with a reason, reopen it, and set the days closed every week.
+ * Customers then see those times as "Closed"; bookings already made are never cancelled by it,
+ * they are listed here for staff to call. Below: the vans and bays, the working hours, the least
+ * gap between two jobs of a van, and the service area. Loaded when its tab is first opened, and
+ * it imports nothing the public pages use (the times and weekdays come with the page), so that it
+ * adds nothing to their bundles.
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { FieldError } from '#domain/messages.ts';
@@ -14,6 +15,7 @@ import { ApiError, staffApi, type BookingDto, type ClosureDto, type ClosureListI
 import { BookingLine } from './BookingLine.tsx';
 import { HoursPanel } from './HoursPanel.tsx';
 import { ResourcesPanel } from './ResourcesPanel.tsx';
+import { ServiceAreaPanel } from './ServiceAreaPanel.tsx';
 import { longDate, plural } from './format.ts';
 import './ScheduleView.css';
 
@@ -295,6 +297,7 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
         />
         <HoursPanel weekdays={shape.weekdays} times={shape.times} failed={failed} />
       </div>
+      <ServiceAreaPanel failed={failed} />
     </section>
   );
 }

@@ -25,6 +25,7 @@ import emails from './emails.ts';
 import getAllBooking from './getall-booking.ts';
 import resources from './resources.ts';
 import schedule from './schedule.ts';
+import serviceZones from './service-zones.ts';
 import staffMembers from './staff-members.ts';
 import takings from './takings.ts';
 import weatherDays from './weather-days.ts';
@@ -65,6 +66,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(resources);
   await app.register(workingHours);
   await app.register(schedule);
+  await app.register(serviceZones);
   await app.register(takings);
   await app.register(weatherDays);
   await app.register(emails);
