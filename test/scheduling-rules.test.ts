@@ -2,7 +2,7 @@
  * Issue 20's cases, through the API on both backends: the six-job day on two vans is refused after
  * the second job; a job that would end after closing, a drop-off outside the drop-off hours and on a
  * Sunday are refused with their reasons; Auckland's daylight-saving days store the right instants;
- * back-to-back jobs (one ends, plus its travel buffer, exactly when the next starts) both fit on one
+ * back-to-back jobs (one ends, plus its least gap, exactly when the next starts) both fit on one
  * van; and the migration's legacy path gives bookings taken under the old hourly rule resources in
  * creation order, leaving the one that cannot fit without.
  */
@@ -104,7 +104,7 @@ forEachBackend(t, async (t, backend) => {
     const atClosing = await book(app, { ...CERAMIC_3Y, date, time: '13:00' });
     t.equal(atClosing.statusCode, 201, 'eight hours from 13:00 end at 21:00, closing time (the buffer may run past)');
     const place = await placeOf(app, atClosing.json().id);
-    t.equal(place.buffer_minutes, 30);
+    t.equal(place.buffer_minutes, 15, 'held for the least gap after the work');
     const slots = (await app.inject(`/v1/availability?date=${date}&service=Ceramic%20Coating&vehicleType=mid&coatingType=coat1&serviceType=onsite`)).json().slots;
     t.match(slots.find((s: { time: string }) => s.time === '20:00'), { available: false, reason: 'ends-after-closing' });
   });
@@ -143,17 +143,17 @@ forEachBackend(t, async (t, backend) => {
     const app = await buildTestApp(t, { backend, now: () => clock });
     const cases = [
       // 2026-04-05: NZDT (+13) ends at 03:00; the working day is in NZST (+12).
-      { date: '2026-04-04', time: '09:00', job: CERAMIC_3Y, startsAt: '2026-04-03T20:00:00Z', endsAt: '2026-04-04T04:00:00Z', heldTo: '2026-04-04T04:30:00Z', offset: '+13:00' },
-      { date: '2026-04-05', time: '07:00', job: QUICK_SMALL, startsAt: '2026-04-04T19:00:00Z', endsAt: '2026-04-04T20:00:00Z', heldTo: '2026-04-04T20:30:00Z', offset: '+12:00' },
-      { date: '2026-04-05', time: '09:00', job: CERAMIC_3Y, startsAt: '2026-04-04T21:00:00Z', endsAt: '2026-04-05T05:00:00Z', heldTo: '2026-04-05T05:30:00Z', offset: '+12:00' },
+      { date: '2026-04-04', time: '09:00', job: CERAMIC_3Y, startsAt: '2026-04-03T20:00:00Z', endsAt: '2026-04-04T04:00:00Z', heldTo: '2026-04-04T04:15:00Z', offset: '+13:00' },
+      { date: '2026-04-05', time: '07:00', job: QUICK_SMALL, startsAt: '2026-04-04T19:00:00Z', endsAt: '2026-04-04T20:00:00Z', heldTo: '2026-04-04T20:15:00Z', offset: '+12:00' },
+      { date: '2026-04-05', time: '09:00', job: CERAMIC_3Y, startsAt: '2026-04-04T21:00:00Z', endsAt: '2026-04-05T05:00:00Z', heldTo: '2026-04-05T05:15:00Z', offset: '+12:00' },
       // 2026-09-27: NZDT (+13) starts at 02:00.
-      { date: '2026-09-26', time: '09:00', job: CERAMIC_3Y, startsAt: '2026-09-25T21:00:00Z', endsAt: '2026-09-26T05:00:00Z', heldTo: '2026-09-26T05:30:00Z', offset: '+12:00' },
-      { date: '2026-09-27', time: '07:00', job: QUICK_SMALL, startsAt: '2026-09-26T18:00:00Z', endsAt: '2026-09-26T19:00:00Z', heldTo: '2026-09-26T19:30:00Z', offset: '+13:00' },
-      { date: '2026-09-27', time: '09:00', job: CERAMIC_3Y, startsAt: '2026-09-26T20:00:00Z', endsAt: '2026-09-27T04:00:00Z', heldTo: '2026-09-27T04:30:00Z', offset: '+13:00' },
-      { date: '2026-09-27', time: '13:00', job: CERAMIC_3Y, startsAt: '2026-09-27T00:00:00Z', endsAt: '2026-09-27T08:00:00Z', heldTo: '2026-09-27T08:30:00Z', offset: '+13:00' },
+      { date: '2026-09-26', time: '09:00', job: CERAMIC_3Y, startsAt: '2026-09-25T21:00:00Z', endsAt: '2026-09-26T05:00:00Z', heldTo: '2026-09-26T05:15:00Z', offset: '+12:00' },
+      { date: '2026-09-27', time: '07:00', job: QUICK_SMALL, startsAt: '2026-09-26T18:00:00Z', endsAt: '2026-09-26T19:00:00Z', heldTo: '2026-09-26T19:15:00Z', offset: '+13:00' },
+      { date: '2026-09-27', time: '09:00', job: CERAMIC_3Y, startsAt: '2026-09-26T20:00:00Z', endsAt: '2026-09-27T04:00:00Z', heldTo: '2026-09-27T04:15:00Z', offset: '+13:00' },
+      { date: '2026-09-27', time: '13:00', job: CERAMIC_3Y, startsAt: '2026-09-27T00:00:00Z', endsAt: '2026-09-27T08:00:00Z', heldTo: '2026-09-27T08:15:00Z', offset: '+13:00' },
       // 2027-04-04: NZDT ends again.
-      { date: '2027-04-04', time: '09:00', job: CERAMIC_3Y, startsAt: '2027-04-03T21:00:00Z', endsAt: '2027-04-04T05:00:00Z', heldTo: '2027-04-04T05:30:00Z', offset: '+12:00', clock: '2026-11-01T00:00:00Z' },
-      { date: '2027-04-04', time: '13:00', job: CERAMIC_3Y, startsAt: '2027-04-04T01:00:00Z', endsAt: '2027-04-04T09:00:00Z', heldTo: '2027-04-04T09:30:00Z', offset: '+12:00', clock: '2026-11-01T00:00:00Z' },
+      { date: '2027-04-04', time: '09:00', job: CERAMIC_3Y, startsAt: '2027-04-03T21:00:00Z', endsAt: '2027-04-04T05:00:00Z', heldTo: '2027-04-04T05:15:00Z', offset: '+12:00', clock: '2026-11-01T00:00:00Z' },
+      { date: '2027-04-04', time: '13:00', job: CERAMIC_3Y, startsAt: '2027-04-04T01:00:00Z', endsAt: '2027-04-04T09:00:00Z', heldTo: '2027-04-04T09:15:00Z', offset: '+12:00', clock: '2026-11-01T00:00:00Z' },
     ];
     for (const c of cases) {
       if (c.clock) clock = new Date(c.clock);
@@ -170,7 +170,7 @@ forEachBackend(t, async (t, backend) => {
     t.equal(tooLate.json().message, SLOT_MESSAGES.endsAfterClosing);
   });
 
-  t.test('back-to-back jobs, the next starting exactly when the one before ends plus its buffer, both fit on one van or bay', async (t) => {
+  t.test('back-to-back jobs, the next starting exactly when the one before ends plus its gap, both fit on one van or bay', async (t) => {
     const app = await buildTestApp(t, { backend });
     const cookie = await login(app);
     const date = nextWeekday(inDays(3), 'wednesday');
@@ -180,11 +180,13 @@ forEachBackend(t, async (t, backend) => {
       const closed = await app.inject({ method: 'POST', url: '/v1/closures', headers: { cookie }, payload: { date, resourceId, reason: 'In the workshop' } });
       t.equal(closed.statusCode, 201, 'Van 2 and Bay 2 closed for the day', { body: closed.body });
     }
-    // Express Clean, small car: 90 minutes, plus 30 of travel: Van 1 is held 09:00-11:00.
+    // Express Clean, small car: 90 minutes, plus a least gap set to 30 (longer than the drive
+    // within Central Auckland): Van 1 is held 09:00-11:00.
+    t.equal((await app.inject({ method: 'PUT', url: '/v1/min-gap', headers: { cookie }, payload: { minutes: 30 } })).statusCode, 200);
     const first = await book(app, { ...EXPRESS_SMALL, date, time: '09:00' });
     t.equal(first.statusCode, 201, 'Express Clean at 09:00', { body: first.body });
     const overlapping = await book(app, { ...EXPRESS_SMALL, date, time: '10:00' });
-    t.equal(overlapping.statusCode, 409, 'inside the travel buffer');
+    t.equal(overlapping.statusCode, 409, 'inside the least gap');
     t.equal(overlapping.json().message, MESSAGES.slotFull);
     const next = await book(app, { ...EXPRESS_SMALL, date, time: '11:00' });
     t.equal(next.statusCode, 201, 'Express Clean at 11:00, when the first van is free again', { body: next.body });
