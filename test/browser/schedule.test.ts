@@ -38,8 +38,8 @@ t.test('the schedule in Chromium', async (t) => {
         await page.getByLabel('Date', { exact: true }).fill(date);
         const lane = (name: string) => page.getByRole('region', { name, exact: true });
         await lane('Van 1').locator('.job').filter({ hasText: 'Aroha Smith' }).waitFor();
-        t.match(await lane('Van 1').innerText(), /On-site · 07:00–21:00 · 1 job[\s\S]*09:00–12:30[\s\S]*Deluxe Clean · MID · Aroha Smith[\s\S]*\+ 15 min travel, to 12:45/);
-        t.match(await lane('Van 2').innerText(), /1 job[\s\S]*09:00–10:00[\s\S]*Quick Clean · SM · Ben Jones[\s\S]*\+ 15 min travel, to 10:15/);
+        t.match(await lane('Van 1').innerText(), /On-site · 07:00–21:00 · 1 job[\s\S]*09:00–12:30[\s\S]*Deluxe Clean · MID · Aroha Smith[\s\S]*\+ 15 min gap, to 12:45/);
+        t.match(await lane('Van 2').innerText(), /1 job[\s\S]*09:00–10:00[\s\S]*Quick Clean · SM · Ben Jones[\s\S]*\+ 15 min gap, to 10:15/);
         t.notMatch(await lane('Van 1').innerText(), /Ben Jones/);
         const needs = page.getByRole('region', { name: /Needs a van or bay/ });
         t.match(await needs.innerText(), /Needs a van or bay \(1\)[\s\S]*10:00[\s\S]*Old Overbooking/);

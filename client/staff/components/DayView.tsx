@@ -69,7 +69,7 @@ function JobItem({ booking, zoneName, dayStart, onMove }: { booking: BookingDto;
       </div>
       {booking.bufferMinutes > 0 && (
         <div className="job-buffer" style={{ flexGrow: booking.bufferMinutes }}>
-          + {booking.bufferMinutes} min travel, to {clock(end + booking.bufferMinutes)}
+          + {booking.bufferMinutes} min gap, to {clock(end + booking.bufferMinutes)}
         </div>
       )}
     </li>
