@@ -56,12 +56,12 @@ function HiddenValues({ values, step, submission }: { values: BookingInput; step
       <input type="hidden" name="step" value={step} />
       {step === 3 && submission && <input type="hidden" name="submission" value={submission} />}
       {(Object.keys(values) as (keyof BookingInput)[])
-        .filter((key) => !shown.includes(key))
+        .filter((key) => !shown.includes(key) && key !== 'addOns' && key !== 'vehicles')
         .map((key) =>
           key === 'saveAddress' ? (
             values.saveAddress && <input key={key} type="hidden" name={key} value="on" />
           ) : (
-            <input key={key} type="hidden" name={key} value={values[key]} />
+            <input key={key} type="hidden" name={key} value={values[key] as string} />
           ),
         )}
     </>

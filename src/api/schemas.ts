@@ -20,6 +20,29 @@ export const ErrorSchema = Type.Object(
 
 const Cents = (description: string) => Type.Integer({ minimum: 0, description: `${description}, in cents of NZ dollars` });
 
+export const JobLineSchema = Type.Object(
+  {
+    description: Type.String({ description: "The package with the vehicle's size (and coating term), or an add-on; with the vehicle's plate or make and model when the job has several" }),
+    quantity: Type.Integer({ minimum: 1 }),
+    unitCents: Cents('The price of one'),
+    totalCents: Cents('quantity × unitCents'),
+    minutes: Type.Integer({ minimum: 1, description: 'Minutes of work it adds to the job' }),
+  },
+  { description: 'A line of the job: a package or an add-on for one vehicle' },
+);
+
+export const VehicleSchema = Type.Object({
+  vehicleType: Type.String({ description: 'sm, mid or suv' }),
+  selectedVehicleType: Type.String({ description: 'The size as chosen (sm, mid, suv, Hatchback, Sedan or Suv)' }),
+  service: Type.String({ description: 'The package' }),
+  coatingType: Type.String({ description: "Ceramic Coating: coat1 or coat2; '' otherwise" }),
+  addOns: Type.Array(Type.String(), { description: 'Add-on ids (GET /v1/catalogue), one entry per one taken' }),
+  make: Type.String(),
+  model: Type.String(),
+  colour: Type.String(),
+  plate: Type.String({ description: "NZ plate, upper case, 1 to 6 letters and digits; '' when not given" }),
+});
+
 export const QuoteSchema = Type.Object(
   {
     currency: Type.Literal(CURRENCY),
@@ -39,6 +62,8 @@ export const QuoteSchema = Type.Object(
         description: 'A price adjusted by staff (a booking taken or edited in the dashboard), with the reason; null: none',
       }),
     ),
+    lines: Type.Array(JobLineSchema, { description: 'The job line by line; listPriceCents is their sum' }),
+    durationMinutes: Type.Integer({ minimum: 1, description: "The job's minutes of work: the sum of its lines'" }),
   },
   { description: 'What a booking costs, computed by the server' },
 );
@@ -66,6 +91,7 @@ export const BookingSchema = Type.Object({
   phone: Type.String(),
   notes: Type.String(),
   quote: QuoteSchema,
+  vehicles: Type.Array(VehicleSchema, { description: 'The vehicles of the visit (one to four); the top-level service fields are the first one\'s' }),
   resourceId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'The van or bay the job holds; null when it needs one (see GET /v1/schedule)' }),
   startsAt: Type.String({ format: 'date-time', description: 'The appointment as an instant' }),
   endsAt: Type.String({ format: 'date-time', description: 'When the work ends: the start plus the duration the job was booked with' }),

@@ -1,5 +1,6 @@
 /** The database as Kysely sees it: one interface per table, columns as the driver returns them. */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { StoredLine, VehicleChoice } from '../domain/job.ts';
 
 export interface BookingsTable {
   id: Generated<string>;
@@ -84,6 +85,10 @@ export interface BookingsTable {
   zone_id: Generated<string | null>;
   /** The zone's travel fee when booked, in cents, GST inclusive, in total_cents; 0 for none. */
   travel_fee_cents: Generated<number>;
+  /** The vehicles of the visit (migrations/035), written as JSON text; a row written without them gets its one vehicle from the columns above. */
+  vehicles: ColumnType<VehicleChoice[], string | undefined, string>;
+  /** The job line by line: list_price_cents is their sum and ends_at - starts_at their minutes (CHECKs). */
+  lines: ColumnType<StoredLine[], string | undefined, string>;
 }
 
 /** A zone of the service area: postcodes as PostgreSQL's int4multirange text (see src/domain/service-area.ts). */

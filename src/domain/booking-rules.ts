@@ -12,6 +12,7 @@ import {
   isVehicleType,
 } from './catalogue.ts';
 import { MESSAGES, type FieldError } from './messages.ts';
+import { JOB_MESSAGES, MAX_VEHICLES, normalisePlate, vehicleExtrasErrors, type VehicleChoice } from './job.ts';
 import { TIME_SLOTS } from './schedule.ts';
 import { EMAIL_PATTERN, isBlank, validateText } from './text-rules.ts';
 
@@ -88,9 +89,26 @@ export interface BookingInput {
   vehicleType: string;
   notes: string;
   selectedVehicleType: string;
+  /** Issue 41: add-on ids for the single vehicle of the original body. */
+  addOns?: string[];
+  /** Issue 41: one to four vehicles, each with its own package fields (the top-level ones then left out). */
+  vehicles?: VehicleInput[];
 }
 
-export type BookingTextField = Exclude<keyof BookingInput, 'saveAddress'>;
+/** One vehicle as the API takes it: every key optional, so a missing one gets its own message. */
+export interface VehicleInput {
+  vehicleType?: string;
+  selectedVehicleType?: string;
+  service?: string;
+  coatingType?: string;
+  addOns?: string[];
+  make?: string;
+  model?: string;
+  colour?: string;
+  plate?: string;
+}
+
+export type BookingTextField = Exclude<keyof BookingInput, 'saveAddress' | 'addOns' | 'vehicles'>;
 
 export const ADDRESS_FIELDS = [
   'houseNumber',
@@ -248,6 +266,50 @@ export function validateDetailsStep(input: Pick<BookingInput, 'name' | 'email' |
   return errors;
 }
 
+const PACKAGE_FIELDS = ['service', 'coatingType', 'vehicleType', 'selectedVehicleType'] as const;
+
+/** A vehicle of the API with every field given, trimmed, its size from the chosen one when not sent, its plate as stored. */
+export function vehicleOf(v: VehicleInput): VehicleChoice {
+  const selectedVehicleType = (v.selectedVehicleType ?? '').trim();
+  return {
+    service: (v.service ?? '').trim(),
+    coatingType: (v.coatingType ?? '').trim(),
+    vehicleType: (v.vehicleType ?? '').trim() || vehicleTypeForSize(selectedVehicleType),
+    selectedVehicleType,
+    addOns: (v.addOns ?? []).map((id) => id.trim()),
+    make: (v.make ?? '').trim(),
+    model: (v.model ?? '').trim(),
+    colour: (v.colour ?? '').trim(),
+    plate: normalisePlate(v.plate ?? ''),
+  };
+}
+
+/**
+ * The vehicles of a booking (issue 41): `vehicles` when sent, else the one vehicle of the original
+ * body with its `addOns`; and what is wrong with them, each error naming its field with its index
+ * (`vehicles[1].service`, `vehicles[0].addOns[2]`; `addOns[0]` for the original body's vehicle,
+ * whose package fields keep their own names).
+ */
+export function jobOf(input: BookingInput): { vehicles: VehicleChoice[]; errors: FieldError[] } {
+  if (input.vehicles === undefined) {
+    const vehicle = vehicleOf({ ...input, vehicleType: input.vehicleType, addOns: input.addOns ?? [] });
+    return { vehicles: [vehicle], errors: [...validateServiceStep(input), ...vehicleExtrasErrors(vehicle, '')] };
+  }
+  const errors: FieldError[] = [];
+  for (const field of PACKAGE_FIELDS) {
+    if (!isBlank(input[field])) errors.push({ field, message: JOB_MESSAGES.vehiclesWithTopLevel });
+  }
+  if (input.addOns !== undefined && input.addOns.length > 0) errors.push({ field: 'addOns', message: JOB_MESSAGES.vehiclesWithTopLevel });
+  if (input.vehicles.length === 0) errors.push({ field: 'vehicles', message: JOB_MESSAGES.noVehicles });
+  if (input.vehicles.length > MAX_VEHICLES) errors.push({ field: 'vehicles', message: JOB_MESSAGES.tooManyVehicles });
+  const vehicles = input.vehicles.slice(0, MAX_VEHICLES).map(vehicleOf);
+  vehicles.forEach((vehicle, i) => {
+    const prefix = `vehicles[${i}].`;
+    errors.push(...validateServiceStep(vehicle).map((e) => ({ ...e, field: prefix + e.field })), ...vehicleExtrasErrors(vehicle, prefix));
+  });
+  return { vehicles, errors };
+}
+
 /**
  * All rules of the three steps, in the order the wizard checks them; the server's final word.
  * A field reported as too long or holding control characters is not reported again by the step
@@ -257,7 +319,7 @@ export function validateBooking(input: BookingInput, window: DateWindow, options
   const lengthErrors = validateText(input, BOOKING_LIMITS, ['notes']);
   const tooLongFields = new Set(lengthErrors.map((e) => e.field));
   const ruleErrors = [
-    ...validateServiceStep(input),
+    ...jobOf(input).errors,
     ...validateScheduleStep(input, window),
     ...validateDetailsStep(input, options.emailOptional),
   ].filter((e) => !tooLongFields.has(e.field));

@@ -10,6 +10,7 @@
  * is a whole number of cents today; the rule is for the day they are not.)
  */
 import { FIRST_SERVICE_DISCOUNT_PERCENT, priceFor } from './catalogue.ts';
+import { linesCents, linesMinutes, type JobLine } from './job.ts';
 
 export const CURRENCY = 'NZD';
 
@@ -28,6 +29,10 @@ export interface Quote {
   discount: QuoteDiscount | null;
   /** A price adjusted by staff (issue 21), already in totalCents; absent or null: none. */
   adjustment?: PriceAdjustment | null;
+  /** Issue 41: the job line by line (a package or an add-on for a vehicle); listPriceCents is their sum. The server's quotes always have them. */
+  lines?: JobLine[];
+  /** The job's minutes: the sum of the lines' (what the van or bay is held for, gap apart). */
+  durationMinutes?: number;
 }
 
 /** An amount staff add to (or, negative, take off) the price, with the reason the customer is shown. */
@@ -63,6 +68,14 @@ export function quoteFor(listCents: number, firstService: boolean, travelFeeCent
   const discount: QuoteDiscount | null = firstService ? { kind: 'first-service', percent: FIRST_SERVICE_DISCOUNT_PERCENT } : null;
   const discountCents = discount ? percentOf(listCents, discount.percent) : 0;
   return { currency: CURRENCY, listPriceCents: listCents, discountCents, travelFeeCents, totalCents: listCents - discountCents + travelFeeCents, discount };
+}
+
+/** A quote the server made: with the job's lines and minutes. */
+export type JobQuote = Quote & { lines: JobLine[]; durationMinutes: number };
+
+/** The quote of a job given line by line: the list price is the lines' sum, the discount applies once to it. */
+export function quoteForJob(lines: readonly JobLine[], firstService: boolean, travelFeeCents = 0): JobQuote {
+  return { ...quoteFor(linesCents(lines), firstService, travelFeeCents), lines: [...lines], durationMinutes: linesMinutes(lines) };
 }
 
 /** The words for a travel fee line. */

@@ -51,7 +51,11 @@ export function whereForPeople(booking: Booking, business: BusinessInfo): { plac
 
 /** The quote the booking stored, line by line. */
 export function quoteLines(booking: Booking): [string, string][] {
-  const lines: [string, string][] = [['List price', formatNzd(booking.list_price_cents)]];
+  // One line: the package is named beside the price already ('List price'); several: each line.
+  const lines: [string, string][] =
+    booking.lines.length > 1
+      ? booking.lines.map((l) => [l.quantity > 1 ? `${l.description} × ${l.quantity}` : l.description, formatNzd(l.totalCents)])
+      : [['List price', formatNzd(booking.list_price_cents)]];
   if (booking.discount_cents > 0 && booking.discount_percent !== null) {
     lines.push([discountLabel({ kind: 'first-service', percent: booking.discount_percent }), formatNzd(-booking.discount_cents)]);
   }

@@ -16,9 +16,10 @@
 import type { Kysely } from 'kysely';
 import { ADDRESS_FIELDS, completeServiceChoice, isCeramic, SERVICE_TYPE_LABELS, validateBooking, vehicleTypeForSize, type BookingInput, type ServiceType } from '../domain/booking-rules.ts';
 import { appointmentText, staffBookingWindow } from '../domain/booking-dates.ts';
-import { DEFAULT_COATING, durationFor, packageForPeople, vehicleForPeople } from '../domain/catalogue.ts';
+import { DEFAULT_COATING, packageForPeople, vehicleForPeople } from '../domain/catalogue.ts';
 import { MESSAGES, type FieldError } from '../domain/messages.ts';
-import { formatNzd, listPriceCents, percentOf, type Quote } from '../domain/pricing.ts';
+import { formatNzd, percentOf, type JobQuote } from '../domain/pricing.ts';
+import { jobLines, linesCents, linesMinutes, vehicleExtrasErrors } from '../domain/job.ts';
 import { adjustmentErrors, STAFF_BOOKING_MESSAGES, staffStartErrors } from '../domain/staff-booking-rules.ts';
 import type { Booking, BookingFieldChange, BookingStatusChange, BookingUpdate, Database } from '../db/database.ts';
 import { bookingColumnsOf, bookingInputOf, storedQuote } from '../db/booking-input.ts';
@@ -76,7 +77,7 @@ export interface EditResult {
   booking: Booking;
   history: BookingStatusChange[];
   changes: BookingFieldChange[];
-  quote: Quote;
+  quote: JobQuote;
   /** Whether the customer was (or, for a dry run, would be) e-mailed. */
   customerNotified: boolean;
   dryRun: boolean;
@@ -203,15 +204,23 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
       throw conflict(STAFF_BOOKING_MESSAGES.notPlaced, [{ field: 'status', message: STAFF_BOOKING_MESSAGES.notPlaced }]);
     }
 
-    // The price: re-quoted from the catalogue when the choice changed, the discount kept at its percentage.
+    // The price: re-quoted from the catalogue when the choice changed, the discount kept at its
+    // percentage. The package edited here is the first vehicle's; its add-ons and the other
+    // vehicles stay, each line priced and timed again (an add-on that no longer fits is a 400).
     let listCents = current.list_price_cents;
     let durationMinutes = bookedDuration(current);
+    let vehicles = current.vehicles;
+    let lines = current.lines;
     if (serviceChanged) {
-      const list = listPriceCents(next.service, next.vehicleType, next.coatingType);
-      const duration = durationFor(next.service, next.vehicleType, next.coatingType);
-      if (list === undefined || duration === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
-      listCents = list;
-      durationMinutes = duration;
+      const first = { ...current.vehicles[0]!, service: next.service, vehicleType: next.vehicleType, selectedVehicleType: next.selectedVehicleType, coatingType: next.coatingType };
+      const extras = vehicleExtrasErrors(first, current.vehicles.length > 1 ? 'vehicles[0].' : '');
+      if (extras.length > 0) throw validationFailed(extras);
+      vehicles = [first, ...current.vehicles.slice(1)];
+      const priced = jobLines(vehicles);
+      if (!priced) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
+      lines = priced;
+      listCents = linesCents(lines);
+      durationMinutes = linesMinutes(lines);
     }
     // Where: a job still to do, on site at a new postcode (or newly on site), takes the zone of the
     // postcode and its travel fee (a 400 when it is in none); otherwise the zone and fee it was
@@ -256,9 +265,10 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
       total_cents: totalCents,
       price_adjustment_cents: adjustment?.cents ?? 0,
       price_adjustment_reason: adjustment?.reason ?? null,
+      ...(serviceChanged ? { vehicles: JSON.stringify(vehicles), lines: JSON.stringify(lines) } : {}),
       ...placement,
     };
-    const proposed: Booking = { ...current, ...(update as Partial<Booking>), version: current.version + 1 };
+    const proposed: Booking = { ...current, ...(update as Partial<Booking>), vehicles, lines, version: current.version + 1 };
     const resources = await listResources(trx);
     const resourceName = (id: string | null) => (id === null ? '' : (resources.find((r) => r.id === id)?.name ?? id));
     const changes = changesBetween(current, proposed, resourceName);

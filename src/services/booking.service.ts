@@ -13,15 +13,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { validateBooking, type BookingInput } from '../domain/booking-rules.ts';
+import { jobOf, validateBooking, type BookingInput } from '../domain/booking-rules.ts';
+import { jobLines, linesMinutes } from '../domain/job.ts';
 import { bookingWindow, staffBookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
 import { MESSAGES, tooManyActiveBookings } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
-import { durationFor } from '../domain/catalogue.ts';
 import { insertBookingUnlessReferenceTaken, listAllBookings, lockEmailAndPlacement, lockEmailBrakeAndPlacement, newBookingFacts } from '../db/bookings.repository.ts';
 import { bookingColumnsOf } from '../db/booking-input.ts';
 import { inTransaction } from '../db/transaction.ts';
-import { listPriceCents, quoteFor, withAdjustment, type PriceAdjustment } from '../domain/pricing.ts';
+import { quoteForJob, withAdjustment, type PriceAdjustment } from '../domain/pricing.ts';
 import { adjustmentErrors, STAFF_BOOKING_MESSAGES, staffStartErrors } from '../domain/staff-booking-rules.ts';
 import { kindOf, placeJob, placementSpan, zoneOfJob, zonesOf } from './scheduling.service.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';
@@ -87,7 +87,7 @@ export function newCustomerBrakeHit(phone: string): AppError {
  */
 const REFERENCE_ATTEMPTS = 5;
 
-/** Text fields are stored without surrounding spaces; everything else as sent. */
+/** Text fields are stored without surrounding spaces; everything else as sent (the vehicles are trimmed by jobOf). */
 function normalise(input: BookingInput): BookingInput {
   const trimmed = { ...input };
   for (const [key, value] of Object.entries(trimmed)) {
@@ -103,9 +103,12 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
   const ruleErrors = validateBooking(input, window, { emailOptional: staff !== undefined });
   const errors = staff ? [...ruleErrors, ...staffStartErrors(input, window, ruleErrors), ...adjustmentErrors(staff.priceAdjustment)] : ruleErrors;
   if (errors.length > 0) throw validationFailed(errors);
-  const listCents = listPriceCents(input.service, input.vehicleType, input.coatingType);
-  const durationMinutes = durationFor(input.service, input.vehicleType, input.coatingType);
-  if (listCents === undefined || durationMinutes === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
+  // The job, vehicle by vehicle, line by line: its price and the minutes it holds the van or bay.
+  const { vehicles } = jobOf(input);
+  const lines = jobLines(vehicles);
+  if (lines === undefined) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
+  const durationMinutes = linesMinutes(lines);
+  const first = vehicles[0]!;
   const kind = kindOf(input.serviceType);
   const newReference = options.newReference ?? newBookingReference;
 
@@ -146,10 +149,13 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     const placement = await placeJob(trx, request, read.lapsable ? undefined : read.schedule);
     // Under the address's lock: of two first bookings sent at once, the second waits and then
     // sees the first.
-    const quote = withAdjustment(quoteFor(listCents, !customer.hasActive, zone?.travelFeeCents ?? 0), staff?.priceAdjustment ?? null);
+    const quote = withAdjustment(quoteForJob(lines, !customer.hasActive, zone?.travelFeeCents ?? 0), staff?.priceAdjustment ?? null);
     if (quote.totalCents < 0) throw validationFailed([{ field: 'priceAdjustmentCents', message: STAFF_BOOKING_MESSAGES.totalNegative }]);
     const booking = {
-      ...bookingColumnsOf(input),
+      // The single-vehicle columns hold the first vehicle's package, as the original API reads them.
+      ...bookingColumnsOf({ ...input, service: first.service, coatingType: first.coatingType, vehicleType: first.vehicleType, selectedVehicleType: first.selectedVehicleType }),
+      vehicles: JSON.stringify(vehicles),
+      lines: JSON.stringify(lines),
       list_price_cents: quote.listPriceCents,
       discount_cents: quote.discountCents,
       travel_fee_cents: quote.travelFeeCents,

@@ -6,9 +6,10 @@
  * lock, and stores the answer.
  */
 import type { Kysely } from 'kysely';
-import { vehicleTypeForSize, validateServiceStep, type BookingInput } from '../domain/booking-rules.ts';
+import { jobOf, vehicleTypeForSize, type BookingInput, type VehicleInput } from '../domain/booking-rules.ts';
+import { jobLines, type JobLine } from '../domain/job.ts';
 import { MESSAGES } from '../domain/messages.ts';
-import { listPriceCents, quoteFor, type Quote } from '../domain/pricing.ts';
+import { quoteForJob, type JobQuote } from '../domain/pricing.ts';
 import { EMAIL_PATTERN } from '../domain/text-rules.ts';
 import type { Database } from '../db/database.ts';
 import { hasActiveBookingFor } from '../db/bookings.repository.ts';
@@ -19,19 +20,23 @@ import { zoneOfJob } from './scheduling.service.ts';
 
 type Db = Kysely<Database>;
 
-/** The quote for a list price, a travel fee and a customer's e-mail (already checked to be an address) and phone (may be ''). */
-export async function quoteForCustomer(db: Db, listCents: number, email: string, phone = '', travelFeeCents = 0): Promise<Quote> {
-  return quoteFor(listCents, !(await hasActiveBookingFor(db, { email, phone })), travelFeeCents);
+/** The quote for a job's lines, a travel fee and a customer's e-mail (already checked to be an address) and phone (may be ''). */
+export async function quoteForCustomer(db: Db, lines: readonly JobLine[], email: string, phone = '', travelFeeCents = 0): Promise<JobQuote> {
+  return quoteForJob(lines, !(await hasActiveBookingFor(db, { email, phone })), travelFeeCents);
 }
 
 type QuoteInput = Pick<BookingInput, 'service' | 'coatingType' | 'vehicleType' | 'selectedVehicleType' | 'email'> & {
   phone?: string;
   serviceType?: string;
   postalCode?: string;
+  addOns?: string[];
+  vehicles?: VehicleInput[];
 };
 
+type QuoteFields = Required<Omit<QuoteInput, 'vehicles' | 'addOns'>> & Pick<QuoteInput, 'vehicles' | 'addOns'>;
+
 /** The fields a quote depends on, trimmed; the vehicle type from the chosen size when not sent. */
-function quoteFields(input: QuoteInput): Required<QuoteInput> {
+function quoteFields(input: QuoteInput): QuoteFields {
   const selectedVehicleType = input.selectedVehicleType.trim();
   return {
     service: input.service.trim(),
@@ -42,7 +47,15 @@ function quoteFields(input: QuoteInput): Required<QuoteInput> {
     phone: (input.phone ?? '').trim(),
     serviceType: (input.serviceType ?? '').trim(),
     postalCode: (input.postalCode ?? '').trim(),
+    ...(input.addOns === undefined ? {} : { addOns: input.addOns }),
+    ...(input.vehicles === undefined ? {} : { vehicles: input.vehicles }),
   };
+}
+
+/** The job's lines and what is wrong with it (the vehicles' rules: src/domain/booking-rules.ts jobOf). */
+function linesOf(input: QuoteFields): { lines: JobLine[] | undefined; errors: ReturnType<typeof jobOf>['errors'] } {
+  const { vehicles, errors } = jobOf(input as BookingInput);
+  return { lines: errors.length > 0 ? undefined : jobLines(vehicles), errors };
 }
 
 /**
@@ -55,39 +68,38 @@ export async function travelFeeFor(db: Db, input: { serviceType: string; postalC
 }
 
 /**
- * POST /v1/quote: the service choice must be complete (step 1's rules); an e-mail, when given,
- * must be an address. Without one the quote is the list price (and the travel fee, on site).
+ * POST /v1/quote: the job must be complete (step 1's rules, for each vehicle); an e-mail, when
+ * given, must be an address. Without one the quote is the list price (and the travel fee, on site).
  */
-export async function quoteBooking(db: Db, raw: QuoteInput, business: Pick<BusinessInfo, 'postcode' | 'phone' | 'suburb'>): Promise<Quote> {
+export async function quoteBooking(db: Db, raw: QuoteInput, business: Pick<BusinessInfo, 'postcode' | 'phone' | 'suburb'>): Promise<JobQuote> {
   const input = quoteFields(raw);
-  const errors = validateServiceStep(input);
+  const { lines, errors } = linesOf(input);
   if (input.email !== '' && !EMAIL_PATTERN.test(input.email)) errors.push({ field: 'email', message: MESSAGES.emailInvalid });
-  const listCents = listPriceCents(input.service, input.vehicleType, input.coatingType);
-  if (errors.length > 0 || listCents === undefined) throw validationFailed(errors.length > 0 ? errors : [{ field: 'service', message: MESSAGES.serviceUnknown }]);
+  if (errors.length > 0 || lines === undefined) throw validationFailed(errors.length > 0 ? errors : [{ field: 'service', message: MESSAGES.serviceUnknown }]);
   const travelFeeCents = await travelFeeFor(db, input, business);
-  return input.email === '' ? quoteFor(listCents, false, travelFeeCents) : quoteForCustomer(db, listCents, input.email, input.phone, travelFeeCents);
+  return input.email === '' ? quoteForJob(lines, false, travelFeeCents) : quoteForCustomer(db, lines, input.email, input.phone, travelFeeCents);
 }
 
 /**
  * The quote shown on step 3 of the wizard without JavaScript: the customer's own once a valid
- * e-mail has been entered, the list price before; none while the service choice is incomplete.
+ * e-mail has been entered, the list price before; none while the job is incomplete.
  * The travel fee of the postcode's zone on site (none when it is in no zone: booking says so).
  * With the database unreachable it is the list price, so that the form (and its 503 message when
  * the booking itself fails) can still be shown.
  */
-export async function quoteForWizard(db: Db, values: QuoteInput, business: Pick<BusinessInfo, 'postcode' | 'phone' | 'suburb'>): Promise<Quote | null> {
+export async function quoteForWizard(db: Db, values: QuoteInput, business: Pick<BusinessInfo, 'postcode' | 'phone' | 'suburb'>): Promise<JobQuote | null> {
   const input = quoteFields(values);
-  const listCents = listPriceCents(input.service, input.vehicleType, input.coatingType);
-  if (listCents === undefined) return null;
+  const { lines } = linesOf(input);
+  if (lines === undefined) return null;
   try {
     const travelFeeCents = await travelFeeFor(db, input, business).catch((caught: unknown) => {
       if (caught instanceof AppError) return 0;
       throw caught;
     });
-    if (!EMAIL_PATTERN.test(input.email)) return quoteFor(listCents, false, travelFeeCents);
-    return await quoteForCustomer(db, listCents, input.email, input.phone, travelFeeCents);
+    if (!EMAIL_PATTERN.test(input.email)) return quoteForJob(lines, false, travelFeeCents);
+    return await quoteForCustomer(db, lines, input.email, input.phone, travelFeeCents);
   } catch (caught) {
-    if (isConnectionError(caught)) return quoteFor(listCents, false);
+    if (isConnectionError(caught)) return quoteForJob(lines, false);
     throw caught;
   }
 }

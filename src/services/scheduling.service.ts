@@ -11,6 +11,7 @@ import { aucklandInstant, aucklandTime, addDaysToDay, bookingWindow, daysBetween
 import { unavailableMessage, weekdayOf, type DayAvailability, type DaySummary, type SlotState } from '../domain/availability.ts';
 import { CERAMIC_COATING, DEFAULT_COATING, PACKAGES, durationFor, findPackage, isVehicleType } from '../domain/catalogue.ts';
 import { MESSAGES } from '../domain/messages.ts';
+import { JOB_MESSAGES, MAX_VEHICLES, emptyVehicle, jobLines, linesMinutes, vehicleExtrasErrors, type VehicleChoice } from '../domain/job.ts';
 import type { DateWindow } from '../domain/booking-rules.ts';
 import { startInWindow } from '../domain/staff-booking-rules.ts';
 import { TIME_SLOTS, WEEKDAYS } from '../domain/schedule.ts';
@@ -97,18 +98,25 @@ export function zoneOfJob(zones: readonly ServiceZone[], where: WhereAsked | und
 
 /** What GET /v1/availability and its days summary are asked, before validation. */
 export interface JobParams {
-  service?: string;
-  vehicleType?: string;
-  coatingType?: string;
+  /** One per vehicle (issue 41: repeated, one to four), each vehicle's fields at the same place in their lists. */
+  service?: string | string[];
+  vehicleType?: string | string[];
+  coatingType?: string | string[];
+  /** Per vehicle, its add-on ids separated by commas ('' for none). */
+  addOns?: string | string[];
   serviceType?: string;
   postalCode?: string;
 }
 
+const listOf = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
 /**
- * The job named by availability parameters: a package's duration for the vehicle (and coating),
- * on the kind asked, or both kinds, at the postcode asked (on-site; without one, as for the
- * service centre's own zone). Without a service: the shortest job in the catalogue, on either
- * kind, so that a start is offered when anything at all could be booked then.
+ * The job named by availability parameters: each vehicle's package for its size (and coating)
+ * with its add-ons, their minutes summed, on the kind asked, or both kinds, at the postcode asked
+ * (on-site; without one, as for the service centre's own zone). Without a service: the shortest
+ * job in the catalogue, on either kind, so that a start is offered when anything at all could be
+ * booked then. Errors name the parameter, with the vehicle's index when there are several
+ * (`vehicleType[1]`).
  */
 export function jobQuery(params: JobParams, business: Pick<BusinessInfo, 'postcode' | 'phone' | 'suburb'>): JobQuery {
   const kinds = params.serviceType ? [params.serviceType as ResourceKind] : RESOURCE_KINDS;
@@ -116,13 +124,23 @@ export function jobQuery(params: JobParams, business: Pick<BusinessInfo, 'postco
     throw validationFailed([{ field: 'serviceType', message: MESSAGES.serviceTypeRequired }]);
   }
   const where = { where: { postalCode: params.postalCode ?? '', business } };
-  if (!params.service) return { durationMinutes: SHORTEST_DURATION_MINUTES, kinds, ...where };
-  if (!findPackage(params.service)) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
-  if (!params.vehicleType || !isVehicleType(params.vehicleType)) throw validationFailed([{ field: 'vehicleType', message: MESSAGES.vehicleTypeRequired }]);
-  const coating = params.service === CERAMIC_COATING ? params.coatingType || DEFAULT_COATING : '';
-  const durationMinutes = durationFor(params.service, params.vehicleType, coating);
-  if (durationMinutes === undefined) throw validationFailed([{ field: 'coatingType', message: MESSAGES.coatingRequired }]);
-  return { durationMinutes, kinds, ...where };
+  const services = listOf(params.service).filter((service, i) => service !== '' || i > 0);
+  if (services.length === 0) return { durationMinutes: SHORTEST_DURATION_MINUTES, kinds, ...where };
+  if (services.length > MAX_VEHICLES) throw validationFailed([{ field: 'service', message: JOB_MESSAGES.tooManyVehicles }]);
+  const [sizes, coatings, addOns] = [listOf(params.vehicleType), listOf(params.coatingType), listOf(params.addOns)];
+  const name = (field: string, i: number) => (services.length > 1 ? `${field}[${i}]` : field);
+  const vehicles = services.map((service, i): VehicleChoice => {
+    const vehicleType = sizes[i] ?? '';
+    if (!findPackage(service)) throw validationFailed([{ field: name('service', i), message: MESSAGES.serviceUnknown }]);
+    if (!isVehicleType(vehicleType)) throw validationFailed([{ field: name('vehicleType', i), message: MESSAGES.vehicleTypeRequired }]);
+    const coatingType = service === CERAMIC_COATING ? coatings[i] || DEFAULT_COATING : '';
+    if (durationFor(service, vehicleType, coatingType) === undefined) throw validationFailed([{ field: name('coatingType', i), message: MESSAGES.coatingRequired }]);
+    const vehicle = { ...emptyVehicle(), service, vehicleType, coatingType, addOns: (addOns[i] ?? '').split(',').map((id) => id.trim()).filter(Boolean) };
+    const wrong = vehicleExtrasErrors(vehicle, '')[0];
+    if (wrong) throw validationFailed([{ field: name('addOns', i), message: wrong.message }]);
+    return vehicle;
+  });
+  return { durationMinutes: linesMinutes(jobLines(vehicles)!), kinds, ...where };
 }
 
 function minGapOf(facts: ScheduleFacts): number {

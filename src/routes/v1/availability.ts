@@ -10,6 +10,8 @@ import { Type } from 'typebox';
 import { TIME_SLOTS } from '../../domain/booking-rules.ts';
 import { UNAVAILABLE_REASONS } from '../../domain/scheduling.ts';
 import { PACKAGE_NAMES } from '../../domain/catalogue.ts';
+import { ADD_ON_IDS } from '../../domain/add-ons.ts';
+import { MAX_VEHICLES } from '../../domain/job.ts';
 import { availabilityOn, availabilitySummary, jobQuery, SHORTEST_DURATION_MINUTES, SUMMARY_MAX_DAYS } from '../../services/scheduling.service.ts';
 import { errorResponses } from './schemas.ts';
 
@@ -29,11 +31,17 @@ export const SlotSchema = Type.Object({
 export const DateParam = (description: string) =>
   Type.String({ format: 'date', pattern: '^(19|2[0-9])[0-9]{2}-', description: `${description}: YYYY-MM-DD, a date in Auckland (years 1900-2999)`, errorMessage: { pattern: 'Must be a date in the years 1900 to 2999' } });
 
-/** The job asked about; without a service, the shortest job of the catalogue on either kind. */
+/**
+ * The job asked about; without a service, the shortest job of the catalogue on either kind. One
+ * vehicle's fields, or several vehicles' repeated in order (issue 41): `service=A&vehicleType=sm&service=B&vehicleType=suv`.
+ */
+const perVehicle = (maxLength: number, description: string) =>
+  Type.Optional(Type.Array(Type.String({ maxLength }), { maxItems: MAX_VEHICLES, description: `${description}. Repeat it once per vehicle (up to ${MAX_VEHICLES}), in the same order as service` }));
 export const JobParams = {
-  service: Type.Optional(Type.String({ maxLength: 60, description: `A package name (${PACKAGE_NAMES.join(', ')}); without it, the answer is for the shortest job (${SHORTEST_DURATION_MINUTES} minutes)` })),
-  vehicleType: Type.Optional(Type.String({ maxLength: 10, description: 'sm, mid or suv; required with a service' })),
-  coatingType: Type.Optional(Type.String({ maxLength: 10, description: 'coat1 or coat2, for Ceramic Coating (default coat1)' })),
+  service: perVehicle(60, `A package name (${PACKAGE_NAMES.join(', ')}); without it, the answer is for the shortest job (${SHORTEST_DURATION_MINUTES} minutes)`),
+  vehicleType: perVehicle(10, 'sm, mid or suv; required with a service'),
+  coatingType: perVehicle(10, "coat1 or coat2, for Ceramic Coating (default coat1); '' for any other package"),
+  addOns: perVehicle(200, `The vehicle's add-on ids, separated by commas ('' for none): ${ADD_ON_IDS.join(', ')}`),
   serviceType: Type.Optional(Type.String({ maxLength: 10, description: 'onsite (a van comes) or dropoff (a bay at the service centre); without it, either' })),
   postalCode: Type.Optional(
     Type.String({

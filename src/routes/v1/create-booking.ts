@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BOOKING_LIMITS, emptyBooking, REGIONS, TIME_SLOTS } from '../../domain/booking-rules.ts';
 import { PACKAGE_NAMES } from '../../domain/catalogue.ts';
+import { ADD_ON_IDS } from '../../domain/add-ons.ts';
+import { MAX_VEHICLES, VEHICLE_TEXT_LIMITS } from '../../domain/job.ts';
 import { bookingReceived } from '../../domain/messages.ts';
 import { createBooking } from '../../services/booking.service.ts';
 import { BookingSchema, ErrorSchema, QuoteSchema } from '#api/schemas.ts';
@@ -11,6 +13,7 @@ import { errorResponses, toBookingDto, toQuoteDto } from './schemas.ts';
 
 const text = (field: keyof typeof BOOKING_LIMITS, description: string) =>
   Type.Optional(Type.String({ maxLength: BOOKING_LIMITS[field], description }));
+const vehicleText = (maxLength: number, description: string) => Type.Optional(Type.String({ maxLength, description }));
 
 /**
  * Every key is optional here so that a blank or missing field gets the wizard's own message from
@@ -38,6 +41,34 @@ export const CreateBookingBody = Type.Object(
     email: text('email', 'E-mail address'),
     phone: text('phone', '7 to 15 digits, spaces, +, brackets or hyphens'),
     notes: text('notes', 'Optional'),
+    addOns: Type.Optional(
+      Type.Array(Type.String({ maxLength: 40 }), {
+        maxItems: 20,
+        description: `Add-ons for the one vehicle of this body, by id (${ADD_ON_IDS.join(', ')}; GET /v1/catalogue): each must fit the package, and at most its max of each`,
+      }),
+    ),
+    vehicles: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            vehicleType: vehicleText(10, 'sm, mid or suv (or give selectedVehicleType)'),
+            selectedVehicleType: vehicleText(20, 'The size as chosen (sm, mid, suv, Hatchback, Sedan or Suv)'),
+            service: vehicleText(60, `One of: ${PACKAGE_NAMES.join(', ')}`),
+            coatingType: vehicleText(10, "Ceramic Coating only: coat1 or coat2; '' otherwise"),
+            addOns: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 20, description: 'Add-on ids for this vehicle' })),
+            make: vehicleText(VEHICLE_TEXT_LIMITS.make, 'Optional'),
+            model: vehicleText(VEHICLE_TEXT_LIMITS.model, 'Optional'),
+            colour: vehicleText(VEHICLE_TEXT_LIMITS.colour, 'Optional'),
+            plate: vehicleText(VEHICLE_TEXT_LIMITS.plate, 'Optional: NZ plate, 1 to 6 letters and digits (spaces ignored, stored upper case)'),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: 10,
+          description: `One to ${MAX_VEHICLES} vehicles in one visit, done one after another by one van (on site) or in one bay; when given, leave out the top-level service, coatingType, vehicleType, selectedVehicleType and addOns. Errors name the field with its index: vehicles[1].service, vehicles[0].addOns[2]`,
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

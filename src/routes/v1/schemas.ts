@@ -9,7 +9,7 @@ import { bookingInputOf, storedQuote } from '../../db/booking-input.ts';
 import type { Booking, BookingStatusChange, Closure, ContactMessage, Resource } from '../../db/database.ts';
 import { oneHourClosed } from '../../domain/closure-rules.ts';
 import type { OutboxEmailSummary } from '../../db/outbox.repository.ts';
-import type { Quote } from '../../domain/pricing.ts';
+import type { JobQuote } from '../../domain/pricing.ts';
 import { StaleBookingError } from '../../services/staff-bookings.service.ts';
 
 /** The error answers every route may give, by status code. */
@@ -22,7 +22,7 @@ export const errorResponses = {
 } as const;
 
 /** The quote a booking stored when it was made. */
-export const toQuoteDto = (row: Booking): Quote => storedQuote(row);
+export const toQuoteDto = (row: Booking): JobQuote => storedQuote(row);
 
 export function toBookingDto(row: Booking): BookingDto {
   return {
@@ -30,6 +30,7 @@ export function toBookingDto(row: Booking): BookingDto {
     reference: row.reference,
     ...bookingInputOf(row),
     quote: toQuoteDto(row),
+    vehicles: row.vehicles,
     resourceId: row.resource_id,
     startsAt: row.starts_at.toISOString(),
     endsAt: row.ends_at.toISOString(),
