@@ -13,7 +13,8 @@ forEachBackend(t, async (t, backend) => {
     const body = res.json();
     t.match(body, { message: /booking has been received/, id: /^[0-9a-f-]{36}$/, reference: /^[2-9A-HJKMNP-Z]{8}$/ });
     const firstServiceQuote = { currency: 'NZD', listPriceCents: 19900, discountCents: 2985, travelFeeCents: 0, totalCents: 16915, discount: { kind: 'first-service', percent: 15 } };
-    t.same(body.quote, firstServiceQuote, 'the first booking of this e-mail has the first-service discount');
+    const job = { lines: [{ description: 'Deluxe Clean, Medium Car', quantity: 1, unitCents: 19900, totalCents: 19900, minutes: 210 }], durationMinutes: 210 };
+    t.same(body.quote, { ...firstServiceQuote, ...job }, 'the first booking of this e-mail has the first-service discount, and its one line');
     t.match(body.booking, { _id: body.id, reference: body.reference, quote: firstServiceQuote, status: 'pending', date: inDays(3), time: '10:00' });
     const row = await app.db.selectFrom('bookings').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
     t.match(row, {

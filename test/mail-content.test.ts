@@ -77,6 +77,8 @@ const booking = {
   erased_at: null,
   zone_id: null,
   travel_fee_cents: 0,
+  vehicles: [{ service: 'Ceramic Coating', coatingType: 'coat2', vehicleType: 'suv', selectedVehicleType: 'Suv', addOns: [], make: '', model: '', colour: '', plate: '' }],
+  lines: [{ vehicle: 0, kind: 'package', code: 'Ceramic Coating', description: 'Ceramic Coating (3 Year Coating), SUV/UTE', quantity: 1, unitCents: 89900, totalCents: 89900, minutes: 480 }],
 } satisfies Booking;
 
 t.test('dates are written for people in Auckland, on ordinary and daylight-saving days', async (t) => {

@@ -6,6 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
 import apiDocs from '../../plugins/external/swagger-ui.ts';
 import availability from './availability.ts';
+import catalogue from './catalogue.ts';
 import contactUsForm from './contact-us-form.ts';
 import findBooking from './find-booking.ts';
 import createBooking from './create-booking.ts';
@@ -29,6 +30,7 @@ const v1Routes: FastifyPluginAsync = async (app) => {
   });
 
   await app.register(availability);
+  await app.register(catalogue);
   await app.register(contactUsForm);
   await app.register(findBooking);
   await app.register(createBooking);
