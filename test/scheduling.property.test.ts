@@ -29,6 +29,7 @@ import type { App } from '../src/app.ts';
 import { weekdayOf } from '../src/domain/availability.ts';
 import { addDaysToDay, aucklandInstant } from '../src/domain/booking-dates.ts';
 import { CERAMIC_SIZES, COATING_TYPES, PACKAGES, VEHICLE_TYPES, durationFor } from '../src/domain/catalogue.ts';
+import { ADD_ONS, addOnsFor } from '../src/domain/add-ons.ts';
 import { MESSAGES, SLOT_MESSAGES } from '../src/domain/messages.ts';
 import { WEEKDAYS } from '../src/domain/schedule.ts';
 import { moveByCustomer } from '../src/services/manage-booking.service.ts';
@@ -334,8 +335,20 @@ abstract class Step implements fc.AsyncCommand<Model, Real> {
   }
 }
 
+/** Minutes of an add-on for a vehicle's size (issue 41). */
+const addOnMinutes = (id: string, size: string) => ADD_ONS.find((a) => a.id === id)!.minutes[size as 'sm'];
+
 class Book extends Step {
-  constructor(readonly job: JobChoice, readonly kind: Kind, readonly day: number, readonly hour: number, readonly zonePick: number) {
+  /** `more`: the other vehicles of the visit (issue 41), done one after another; `addOn`: one fitting add-on for the first vehicle. */
+  constructor(
+    readonly job: JobChoice,
+    readonly kind: Kind,
+    readonly day: number,
+    readonly hour: number,
+    readonly zonePick: number,
+    readonly more: JobChoice[] = [],
+    readonly addOn: string | null = null,
+  ) {
     super();
   }
   check() {
@@ -344,19 +357,20 @@ class Book extends Step {
   async act(m: Model, real: Real) {
     const date = DATES[this.day]!;
     const time = hh(this.hour);
-    const minutes = durationFor(this.job.service, this.job.vehicleType, this.job.coatingType)!;
+    const vehicles = [this.job, ...this.more];
+    const minutes =
+      vehicles.reduce((sum, v) => sum + durationFor(v.service, v.vehicleType, v.coatingType)!, 0) + (this.addOn ? addOnMinutes(this.addOn, this.job.vehicleType) : 0);
     const zone = this.kind === 'onsite' ? this.zonePick % m.zones.length : null;
     const postalCode = zone === null ? '1060' : postcodeOf(zone);
     const expected = fit(m, this.kind, date, time, minutes, zone);
-    // What the wizard is offered for this job is what the engine then does.
-    const query = new URLSearchParams({
-      date,
-      service: this.job.service,
-      vehicleType: this.job.vehicleType,
-      serviceType: this.kind,
-      ...(this.job.coatingType ? { coatingType: this.job.coatingType } : {}),
-      ...(zone === null ? {} : { postalCode }),
-    });
+    // What the wizard is offered for this job is what the engine then does: each vehicle's fields repeated in order.
+    const query = new URLSearchParams({ date, serviceType: this.kind, ...(zone === null ? {} : { postalCode }) });
+    for (const [i, v] of vehicles.entries()) {
+      query.append('service', v.service);
+      query.append('vehicleType', v.vehicleType);
+      query.append('coatingType', v.coatingType);
+      query.append('addOns', i === 0 && this.addOn ? this.addOn : '');
+    }
     const offered = await real.app.inject(`/v1/availability?${query}`);
     assert.equal(offered.statusCode, 200, `availability for ${this}: ${offered.body}`);
     assert.equal(offered.json().durationMinutes, minutes, `availability for ${this}: the duration`);
@@ -381,7 +395,13 @@ class Book extends Step {
     const res = await real.app.inject({
       method: 'POST',
       url: '/v1/create-booking',
-      payload: originalClientPayload({ ...this.job, serviceType: this.kind, date, time, postalCode, email: `model.${n}@example.co.nz`, name: `Model ${n}` }),
+      payload:
+        vehicles.length === 1 && !this.addOn
+          ? originalClientPayload({ ...this.job, serviceType: this.kind, date, time, postalCode, email: `model.${n}@example.co.nz`, name: `Model ${n}` })
+          : {
+              ...originalClientPayload({ serviceType: this.kind, date, time, postalCode, email: `model.${n}@example.co.nz`, name: `Model ${n}`, service: '', vehicleType: '', selectedVehicleType: '' }),
+              vehicles: vehicles.map((v, i) => ({ ...v, addOns: i === 0 && this.addOn ? [this.addOn] : [] })),
+            },
     });
     if (expected.reason !== null) {
       assert.equal(res.statusCode, 409, `(c) ${this}: the model refuses (${expected.reason}), the engine answered ${res.statusCode} ${res.body}`);
@@ -395,10 +415,12 @@ class Book extends Step {
     const b = { id, label: `booking ${m.bookings.length + 1}`, kind: this.kind, zone, date, time, minutes, version: booking.version } as ModelBooking;
     place(m, b, expected, {});
     m.bookings.push(b);
-    real.tally('book accepted');
+    real.tally(vehicles.length > 1 ? `book accepted: ${vehicles.length} vehicles` : 'book accepted');
   }
   toString() {
-    return `book(${this.job.service}/${this.job.selectedVehicleType}${this.job.coatingType ? `/${this.job.coatingType}` : ''}, ${this.kind}${this.kind === 'onsite' ? ` zone #${this.zonePick}` : ''}, ${DATES[this.day]} ${hh(this.hour)})`;
+    const vehicle = (v: JobChoice) => `${v.service}/${v.selectedVehicleType}${v.coatingType ? `/${v.coatingType}` : ''}`;
+    const job = [this.job, ...this.more].map(vehicle).join(' + ') + (this.addOn ? ` + ${this.addOn}` : '');
+    return `book(${job}, ${this.kind}${this.kind === 'onsite' ? ` zone #${this.zonePick}` : ''}, ${DATES[this.day]} ${hh(this.hour)})`;
   }
 }
 
@@ -748,10 +770,18 @@ const kind = fc.constantFrom<Kind>('onsite', 'dropoff');
 const pick = fc.nat({ max: 1000 });
 
 const book = fc.tuple(fc.constantFrom(...JOBS), kind, day, startHour, pick).map(([job, k, d, h, z]) => new Book(job, k, d, h, z));
+/** A visit of two or three vehicles (issue 41), the first perhaps with an add-on that fits it. */
+const visit = fc
+  .tuple(fc.constantFrom(...JOBS), fc.array(fc.constantFrom(...JOBS.filter((j) => durationFor(j.service, j.vehicleType, j.coatingType)! <= 120)), { minLength: 1, maxLength: 2 }), kind, day, startHour, pick, pick)
+  .map(([job, more, k, d, h, z, a]) => {
+    const fitting = addOnsFor(job.service);
+    return new Book(job, k, d, h, z, more, a % 2 === 0 && fitting.length > 0 ? fitting[a % fitting.length]!.id : null);
+  });
 const shortJob = fc.constantFrom(...JOBS.filter((j) => durationFor(j.service, j.vehicleType, j.coatingType)! <= 120));
 const bookAfter = fc.tuple(pick, shortJob, pick, fc.constantFrom(0, 0, 1)).map(([p, job, z, offset]) => new BookAfter(p, job, z, offset));
 const commands = [
   book,
+  visit,
   bookAfter,
   bookAfter,
   book,

@@ -5,6 +5,7 @@
  */
 import type { BookingInput } from '../domain/booking-rules.ts';
 import { CURRENCY, type JobQuote } from '../domain/pricing.ts';
+import { presentLines } from '../domain/job.ts';
 import type { Booking } from './database.ts';
 
 /** The booking's fields as the forms and the API name them. */
@@ -61,7 +62,7 @@ export function bookingColumnsOf(input: BookingInput) {
 export function storedQuote(
   row: Pick<
     Booking,
-    'list_price_cents' | 'discount_cents' | 'travel_fee_cents' | 'total_cents' | 'discount_kind' | 'discount_percent' | 'price_adjustment_cents' | 'price_adjustment_reason' | 'lines' | 'starts_at' | 'ends_at'
+    'list_price_cents' | 'discount_cents' | 'travel_fee_cents' | 'total_cents' | 'discount_kind' | 'discount_percent' | 'price_adjustment_cents' | 'price_adjustment_reason' | 'lines' | 'vehicles' | 'starts_at' | 'ends_at'
   >,
 ): JobQuote {
   return {
@@ -72,7 +73,7 @@ export function storedQuote(
     totalCents: row.total_cents,
     discount: row.discount_kind === 'first-service' && row.discount_percent !== null ? { kind: 'first-service', percent: row.discount_percent } : null,
     ...(row.price_adjustment_cents !== 0 && row.price_adjustment_reason !== null ? { adjustment: { cents: row.price_adjustment_cents, reason: row.price_adjustment_reason } } : {}),
-    lines: row.lines.map(({ description, quantity, unitCents, totalCents, minutes }) => ({ description, quantity, unitCents, totalCents, minutes })),
+    lines: presentLines(row.lines, row.vehicles),
     durationMinutes: Math.round((new Date(row.ends_at).getTime() - new Date(row.starts_at).getTime()) / 60_000),
   };
 }

@@ -191,6 +191,8 @@ export async function erasePersonalData(trx: Transaction<Database>, scope: Erasu
           landmark: '',
           notes: '',
           save_address: false,
+          // The vehicles' plates, makes, models and colours; the lines never name them (src/domain/job.ts).
+          vehicles: sql<string>`(SELECT jsonb_agg(v || '{"make": "", "model": "", "colour": "", "plate": ""}'::jsonb ORDER BY i) FROM jsonb_array_elements(vehicles) WITH ORDINALITY AS e(v, i))`,
           manage_nonce: null,
           manage_token_hash: null,
           erased_at: erasedAt,

@@ -79,21 +79,21 @@ function counted(addOns: readonly string[]): [string, number][] {
 }
 
 /**
- * A vehicle's lines: its package, then each add-on (quantity for one taken more than once). Only
- * for a vehicle that validateVehicle accepts (undefined otherwise).
+ * A vehicle's lines as a booking stores them: its package, then each add-on (quantity for one
+ * taken more than once); undefined for a vehicle the catalogue cannot price. The vehicle is named
+ * on a line only when shown (presentLines), so that erasing a plate leaves no copy of it here.
  */
-export function vehicleLines(vehicle: VehicleChoice, index: number, vehicles = 1): StoredLine[] | undefined {
+export function vehicleLines(vehicle: VehicleChoice, index: number): StoredLine[] | undefined {
   const size = vehicle.vehicleType;
   const packageCents = priceFor(vehicle.service, size, vehicle.coatingType);
   const packageMinutes = durationFor(vehicle.service, size, vehicle.coatingType);
   if (packageCents === undefined || packageMinutes === undefined || !isVehicleType(size)) return undefined;
-  const label = vehicles > 1 ? `${vehicleName(vehicle, index)}: ` : '';
   const lines: StoredLine[] = [
     {
       vehicle: index,
       kind: 'package',
       code: vehicle.service,
-      description: `${label}${packageForPeople({ service: vehicle.service, coating_type: vehicle.coatingType })}, ${VEHICLE_LABELS[size]}`,
+      description: `${packageForPeople({ service: vehicle.service, coating_type: vehicle.coatingType })}, ${VEHICLE_LABELS[size]}`,
       quantity: 1,
       unitCents: packageCents * 100,
       totalCents: packageCents * 100,
@@ -103,7 +103,7 @@ export function vehicleLines(vehicle: VehicleChoice, index: number, vehicles = 1
   for (const [id, quantity] of counted(vehicle.addOns)) {
     const addOn = findAddOn(id);
     if (!addOn) return undefined;
-    lines.push({ vehicle: index, kind: 'add-on', code: id, description: `${label}${addOn.name}`, quantity, unitCents: addOn.prices[size], totalCents: addOn.prices[size] * quantity, minutes: addOn.minutes[size] * quantity });
+    lines.push({ vehicle: index, kind: 'add-on', code: id, description: addOn.name, quantity, unitCents: addOn.prices[size], totalCents: addOn.prices[size] * quantity, minutes: addOn.minutes[size] * quantity });
   }
   return lines;
 }
@@ -112,11 +112,22 @@ export function vehicleLines(vehicle: VehicleChoice, index: number, vehicles = 1
 export function jobLines(vehicles: readonly VehicleChoice[]): StoredLine[] | undefined {
   const lines: StoredLine[] = [];
   for (const [i, vehicle] of vehicles.entries()) {
-    const own = vehicleLines(vehicle, i, vehicles.length);
+    const own = vehicleLines(vehicle, i);
     if (!own) return undefined;
     lines.push(...own);
   }
   return lines;
+}
+
+/** Lines as people read them: with the vehicle named first when the job has several ('ABC123: Pet hair removal'). */
+export function presentLines(lines: readonly StoredLine[], vehicles: readonly Pick<VehicleChoice, 'plate' | 'make' | 'model'>[]): JobLine[] {
+  return lines.map(({ vehicle, description, quantity, unitCents, totalCents, minutes }) => ({
+    description: vehicles.length > 1 && vehicles[vehicle] ? `${vehicleName(vehicles[vehicle]!, vehicle)}: ${description}` : description,
+    quantity,
+    unitCents,
+    totalCents,
+    minutes,
+  }));
 }
 
 export const linesCents = (lines: readonly JobLine[]): number => lines.reduce((sum, l) => sum + l.totalCents, 0);

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { jobOf, validateBooking, type BookingInput } from '../domain/booking-rules.ts';
-import { jobLines, linesMinutes } from '../domain/job.ts';
+import { jobLines, linesMinutes, presentLines } from '../domain/job.ts';
 import { bookingWindow, staffBookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
 import { MESSAGES, tooManyActiveBookings } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
@@ -149,7 +149,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     const placement = await placeJob(trx, request, read.lapsable ? undefined : read.schedule);
     // Under the address's lock: of two first bookings sent at once, the second waits and then
     // sees the first.
-    const quote = withAdjustment(quoteForJob(lines, !customer.hasActive, zone?.travelFeeCents ?? 0), staff?.priceAdjustment ?? null);
+    const quote = withAdjustment(quoteForJob(presentLines(lines, vehicles), !customer.hasActive, zone?.travelFeeCents ?? 0), staff?.priceAdjustment ?? null);
     if (quote.totalCents < 0) throw validationFailed([{ field: 'priceAdjustmentCents', message: STAFF_BOOKING_MESSAGES.totalNegative }]);
     const booking = {
       // The single-vehicle columns hold the first vehicle's package, as the original API reads them.

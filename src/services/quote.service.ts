@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import { jobOf, vehicleTypeForSize, type BookingInput, type VehicleInput } from '../domain/booking-rules.ts';
-import { jobLines, type JobLine } from '../domain/job.ts';
+import { jobLines, presentLines, type JobLine } from '../domain/job.ts';
 import { MESSAGES } from '../domain/messages.ts';
 import { quoteForJob, type JobQuote } from '../domain/pricing.ts';
 import { EMAIL_PATTERN } from '../domain/text-rules.ts';
@@ -55,7 +55,8 @@ function quoteFields(input: QuoteInput): QuoteFields {
 /** The job's lines and what is wrong with it (the vehicles' rules: src/domain/booking-rules.ts jobOf). */
 function linesOf(input: QuoteFields): { lines: JobLine[] | undefined; errors: ReturnType<typeof jobOf>['errors'] } {
   const { vehicles, errors } = jobOf(input as BookingInput);
-  return { lines: errors.length > 0 ? undefined : jobLines(vehicles), errors };
+  const lines = errors.length > 0 ? undefined : jobLines(vehicles);
+  return { lines: lines && presentLines(lines, vehicles), errors };
 }
 
 /**
