@@ -102,7 +102,7 @@ export default fp(
           backups.runSchedule().catch((err: Error) => app.log.error({ err: { message: err.message } }, 'scheduled backup failed'));
         }, Math.min(everyMs, SCHEDULE_CHECK_MS)).unref();
       }
-      if (app.database.kind === 'pglite') socket = await listenForBackupRequests(app.config.dataDir, backups, app.log);
+      if (app.database.kind === 'pglite' && app.config.dataDir !== 'memory://') socket = await listenForBackupRequests(app.config.dataDir, backups, app.log);
     });
     app.addHook('onClose', async () => {
       clearInterval(timer);
