@@ -119,7 +119,7 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
   const postcode = values.postalCode.trim();
   const known = areaFor(values, area);
   // A postcode whose check failed: its times are shown (plain if they fail too) and the booking decides.
-  const [unchecked, setUnchecked] = useState('');
+  const [unchecked, setUnchecked] = useState<string | null>(null);
   // Once interactive, on-site times are offered only at a postcode the vans come to (issue 40).
   const timesOffered = !hydrated || dropoff || known?.served === true || unchecked === postcode;
   // The job the times are for: a change of any of it (the service type and postcode on this step) asks again.
@@ -228,7 +228,8 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
           value={values.postalCode}
           onChange={(postalCode) => update({ postalCode })}
           maxLength={BOOKING_LIMITS.postalCode}
-          error={errorFor(errors, 'postalCode') ?? (outside ? known.message : undefined)}
+          // Once the area's answer for this postcode is known, it decides (an earlier Continue's message is stale).
+          error={known ? (outside ? known.message : undefined) : errorFor(errors, 'postalCode')}
           required
         />
         <div className="area-answer" aria-live="polite">
