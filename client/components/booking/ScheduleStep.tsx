@@ -43,7 +43,7 @@ interface ScheduleStepProps extends StepProps {
 }
 
 /** The answer about the postcode as it stands, on site; null when none is known for it. */
-export function areaFor(values: Pick<BookingInput, 'serviceType' | 'postalCode'>, area: AreaAnswer | null): AreaAnswer | null {
+function areaFor(values: Pick<BookingInput, 'serviceType' | 'postalCode'>, area: AreaAnswer | null): AreaAnswer | null {
   return values.serviceType === 'onsite' && area?.postalCode === values.postalCode.trim() ? area : null;
 }
 
@@ -133,11 +133,8 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
     const saved = readSavedAddress();
     if (saved && ADDRESS_FIELDS.every((field) => values[field] === '')) update({ ...saved, saveAddress: true });
   }, []);
-  // The chosen date's times for the job, fetched whenever this step is shown, the date or the job
-  // changes (so also after a 409 sends the customer back here). A chosen time that cannot be had
-  // is cleared, its message (if the server gave one) staying beside it; a failure leaves the times
-  // plain and the server decides. It lives here, in the later steps' chunk, to keep the page's
-  // first chunk small.
+  // On site, the service area's answer for a 4-digit postcode, asked once per postcode (the page
+  // keeps the last); the server caches it for a minute.
   useEffect(() => {
     if (dropoff || known || !POSTCODE_PATTERN.test(postcode)) return;
     let current = true;
@@ -149,6 +146,11 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
       current = false;
     };
   }, [dropoff, postcode]);
+  // The chosen date's times for the job, fetched whenever this step is shown, the date or the job
+  // changes (so also after a 409 sends the customer back here). A chosen time that cannot be had
+  // is cleared, its message (if the server gave one) staying beside it; a failure leaves the times
+  // plain and the server decides. It lives here, in the later steps' chunk, to keep the page's
+  // first chunk small.
   useEffect(() => {
     if (!timesOffered || !isCalendarDate(values.date)) return;
     let current = true;
