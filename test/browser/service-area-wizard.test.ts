@@ -3,8 +3,9 @@
  * times; a served postcode says its zone and travel fee at once, and the times (and the dates'
  * summary) are then those for it; a postcode outside the area gets the outside message with the
  * business's phone and the offer to drop off instead, which switches the service type; the travel
- * fee is a line of its own in the summary and on step 3, and the booking stores it. Screenshots at
- * 390 px go to /tmp/wt-wizard-*.png.
+ * fee is a line of its own in the summary and on step 3, and the booking stores it. Without
+ * JavaScript the same with plain posts: Enter still continues, the offer keeps what was typed.
+ * Screenshots at 390 px go to /tmp/wt-wizard-*.png.
  */
 import t from 'tap';
 import { weekdayOf } from '../../src/domain/availability.ts';
@@ -109,4 +110,37 @@ t.test('the service area in the wizard', async (t) => {
       await page.context().close();
     });
   }
+
+  t.test('without JavaScript: the outside message and the drop-off offer as plain posts', async (t) => {
+    const { page, problems } = await openPage(browser, 390, { javaScript: false });
+    await page.goto(url('/booking?package=quick-clean'));
+    await page.getByRole('radio', { name: /Small Car/ }).check();
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+    await page.getByText('Step 2 of 3').waitFor();
+    const date = weekday(6);
+    await page.getByRole('textbox', { name: 'Postcode' }).fill('8011');
+    await page.locator('input[name="date"]').fill(date);
+    await page.locator('select[name="time"]').selectOption('10:00');
+    await page.getByLabel('Street Address').fill('Cathedral Square');
+    await page.getByRole('textbox', { name: 'Postcode' }).press('Enter');
+    const error = page.locator('#booking-postalCode-error');
+    await error.waitFor();
+    t.equal(await error.innerText(), outside);
+    // (Axe runs in the page, so not here: the same markup is swept above once hydrated.)
+    await page.screenshot({ path: '/tmp/wt-wizard-nojs-outside.png', fullPage: true });
+
+    await page.getByLabel('Street Address').press('Enter');
+    await error.waitFor();
+    t.ok(await page.locator('#serviceType-onsite').isChecked(), 'Enter in a field continues (and is refused again), it does not switch');
+    await page.getByRole('button', { name: 'Drop off at our service centre instead' }).click();
+    await page.locator('#serviceType-dropoff:checked').waitFor();
+    t.equal(await error.count(), 0);
+    t.equal(await page.locator('input[name="streetAddress"]').inputValue(), 'Cathedral Square', 'what was typed is kept');
+    t.equal(await page.locator('input[name="date"]').inputValue(), date);
+    t.ok(await page.getByText('Drop-off at our service centre').first().isVisible());
+    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
+    await page.getByText('Step 3 of 3').waitFor();
+    t.same(problems.cspViolations, []);
+    await page.context().close();
+  });
 });

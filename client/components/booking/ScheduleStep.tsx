@@ -225,7 +225,7 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
           idPrefix={ID}
           name="postalCode"
           label="Postcode"
-          hint="We check that our vans come to you before showing times."
+          hint="It tells us whether our vans come to you, and any travel fee."
           autoComplete="postal-code"
           value={values.postalCode}
           onChange={(postalCode) => update({ postalCode })}
