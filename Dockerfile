@@ -32,7 +32,7 @@ COPY --chown=node:node package.json package-lock.json ./
 COPY --chown=node:node --from=deps /app/node_modules ./node_modules
 COPY --chown=node:node --from=build /app/dist ./dist
 COPY --chown=node:node migrations ./migrations
-RUN mkdir -p /app/data && chown node:node /app/data
+RUN mkdir -p /app/data /app/backups && chown node:node /app/data /app/backups
 USER node
 VOLUME ["/app/data"]
 EXPOSE 3000

@@ -6,6 +6,7 @@ import type { DayAvailability } from '#domain/availability.ts';
 import type { ManageLock } from '#domain/manage-rules.ts';
 import type { ScheduleShape } from '#domain/schedule.ts';
 import type { Quote } from '#domain/pricing.ts';
+import type { AreaAnswer } from '#domain/service-area.ts';
 
 /** Home: a confirmation shown after a booking made without JavaScript (POST, redirect, GET). */
 export interface HomeState {
@@ -32,6 +33,8 @@ export interface BookingState {
   submission: string | null;
   /** Step 3 rendered by the server: the quote for the e-mail already entered (list price before). */
   quote: Quote | null;
+  /** Whether the vans come to the on-site postcode entered (issue 40), when the server rendered it; null otherwise. */
+  area: AreaAnswer | null;
 }
 
 export interface ContactState {

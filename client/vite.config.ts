@@ -118,6 +118,9 @@ export default defineConfig(({ isSsrBuild }) =>
               migrate: path.join(root, 'src/cli/migrate.ts'),
               'set-password': path.join(root, 'src/cli/set-password.ts'),
               'hash-password': path.join(root, 'src/cli/hash-password.ts'),
+              backup: path.join(root, 'src/cli/backup.ts'),
+              restore: path.join(root, 'src/cli/restore.ts'),
+              'move-to-postgres': path.join(root, 'src/cli/move-to-postgres.ts'),
             },
             // ASCII only, without comments (the source maps keep both): V8 keeps a script's source for
             // as long as the server runs, in two bytes a character if one character needs them (an

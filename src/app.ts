@@ -26,6 +26,7 @@ import idempotencyPurgePlugin from './plugins/app/idempotency-purge.ts';
 import confirmationLapsePlugin from './plugins/app/confirmation-lapse.ts';
 import retentionPlugin from './plugins/app/retention.ts';
 import embeddedUpkeepPlugin from './plugins/app/embedded-upkeep.ts';
+import backupsPlugin from './plugins/app/backups.ts';
 import renderPlugin from './plugins/app/render.ts';
 import mailerPlugin from './plugins/app/mailer.ts';
 import healthRoutes from './routes/health.ts';
@@ -170,6 +171,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(confirmationLapsePlugin);
   await app.register(retentionPlugin);
   await app.register(embeddedUpkeepPlugin);
+  await app.register(backupsPlugin);
   await app.register(mailerPlugin);
   await app.register(renderPlugin);
 

@@ -2,6 +2,7 @@
  * The one configuration of the application, read from the environment and validated with
  * TypeBox at start-up. A bad value stops the process with one line naming the variable.
  */
+import path from 'node:path';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { DEFAULT_BUSINESS, type BusinessInfo } from './domain/business.ts';
@@ -36,6 +37,12 @@ export const EnvSchema = Type.Object({
   DB_PREPARED_STATEMENTS: Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 })], { default: 200 }),
   /** How often the embedded database's tables are vacuumed and analysed where autovacuum would; 0 turns it off. */
   EMBEDDED_UPKEEP_SECONDS: Type.Union([Type.Integer({ minimum: 0, maximum: 86_400 })], { default: 60 }),
+  /** Where backups are written: DATA_DIR/backups by default for the embedded database; without it a PostgreSQL server's are off. */
+  BACKUP_DIR: Type.Optional(NonEmpty),
+  /** Hours between scheduled backups (one across all instances); 0 turns the schedule off. */
+  BACKUP_EVERY_HOURS: Type.Union([Type.Integer({ minimum: 0, maximum: 8760 })], { default: 24 }),
+  /** Backups kept in BACKUP_DIR: the oldest beyond this are removed after each one; 0 keeps them all. */
+  BACKUP_KEEP: Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 })], { default: 14 }),
   PUBLIC_URL: Type.Union([Url], { default: DEFAULT_BUSINESS.publicUrl }),
   ADMIN_PASSWORD: Type.Optional(Type.String()),
   ADMIN_PASSWORD_HASH: Type.Optional(Type.String({ pattern: '^\\$argon2id\\$v=19\\$m=\\d+,t=\\d+,p=\\d+\\$[A-Za-z0-9+/]+\\$[A-Za-z0-9+/]+$' })),
@@ -128,6 +135,12 @@ export interface Config {
   /** Directory of the embedded database, or `memory://` for one that lives in memory only. */
   dataDir: string;
   db: { poolMax: number; connectTimeoutMs: number; preparedStatements: number; embeddedUpkeepMs: number };
+  /**
+   * Backups (issue 42): `dir` is BACKUP_DIR, else DATA_DIR/backups for an embedded database on
+   * disk; undefined (a PostgreSQL server without BACKUP_DIR, or an in-memory database): no backups.
+   * `everyMs`: BACKUP_EVERY_HOURS (0: no schedule); `keep`: BACKUP_KEEP (0: all kept).
+   */
+  backup: { dir: string | undefined; everyMs: number; keep: number };
   adminPassword: string | undefined;
   adminPasswordHash: string | undefined;
   dashboardAuth: Env['DASHBOARD_AUTH'];
@@ -289,6 +302,11 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
       connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
       preparedStatements: env.DB_PREPARED_STATEMENTS,
       embeddedUpkeepMs: env.EMBEDDED_UPKEEP_SECONDS * 1000,
+    },
+    backup: {
+      dir: env.BACKUP_DIR ?? (env.DATABASE_URL || env.DATA_DIR === 'memory://' ? undefined : path.join(env.DATA_DIR, 'backups')),
+      everyMs: env.BACKUP_EVERY_HOURS * 3_600_000,
+      keep: env.BACKUP_KEEP,
     },
     adminPassword: env.ADMIN_PASSWORD,
     adminPasswordHash: env.ADMIN_PASSWORD_HASH,

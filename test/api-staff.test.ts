@@ -47,6 +47,9 @@ forEachBackend(t, async (t, backend) => {
       ['GET', '/v1/contact-messages'],
       ['POST', `/v1/contact-messages/${id}/read`],
       ['GET', '/v1/getall-booking'],
+      ['GET', '/v1/backups'],
+      ['POST', '/v1/backups'],
+      ['GET', '/v1/backups/valet-2026-11-29T070012.345Z-034_service_area.backup.gz'],
     ] as const) {
       const res = await app.inject({ method, url, ...(method === 'POST' ? { payload: {} } : {}) });
       t.equal(res.statusCode, 401, `${method} ${url}`);

@@ -87,6 +87,9 @@ t.test('every public page and the manage page pass html-validate:standard', asyn
   t.equal(step((await post('/booking', { ...job, serviceType: 'dropoff', date, time: '10:00', step: '3', action: 'back' })).body), 2, 'back to step 2');
   t.equal(step((await post('/booking', { step: '1', action: 'next' }, 400)).body), 1, 'step 1 with its messages');
   t.equal(step((await post('/booking', { ...job, serviceType: 'onsite', date, step: '2', action: 'next' }, 400)).body), 2, 'step 2 with its messages');
+  // Issue 40: a postcode the vans come to (its zone and fee), and one they do not (the drop-off offer).
+  t.equal(step((await post('/booking', { ...job, serviceType: 'onsite', postalCode: '0931', date, step: '2', action: 'next' }, 400)).body), 2, 'step 2 with a served postcode');
+  t.equal(step((await post('/booking', { ...job, serviceType: 'onsite', postalCode: '8011', date, time: '10:00', step: '2', action: 'next' }, 400)).body), 2, 'step 2 outside the service area');
   const details = { ...job, serviceType: 'dropoff', date, time: '10:00', name: 'A', email: 'not-an-address', phone: '1', step: '3', action: 'next' };
   t.equal(step((await post('/booking', details, 400)).body), 3, 'step 3 with its messages');
 

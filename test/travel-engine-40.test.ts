@@ -138,7 +138,7 @@ forEachBackend(t, async (t, backend) => {
     const url = backend === 'postgres' ? await createServerDatabase(t) : undefined;
     const handle = await openDatabase({ databaseUrl: url, dataDir: 'memory://', poolMax: 1, connectTimeoutMs: 10_000 }, console);
     t.teardown(() => handle.close());
-    await migrateToLatest(handle.db, dir);
+    await migrateToLatest(handle.db, { dir });
     const resource = (await sql<{ id: string }>`insert into resources (name, kind, position) values ('Van 1', 'onsite', 0) returning id`.execute(handle.db)).rows[0]!.id;
     const date = nextWeekday(2);
     const rows = [

@@ -1,19 +1,21 @@
 /** The booking wizard's availability calls, a module of its own so only the wizard's later steps load it. */
 import type { DayAvailability, DaySummary } from '#domain/availability.ts';
+import type { AreaAnswer } from '#domain/service-area.ts';
 
-/** The job the times are asked for: the wizard's choices (empty ones are left out). */
+/** The job the times are asked for: the wizard's choices (empty ones are left out), with the postcode on site. */
 export interface JobChoice {
   service: string;
   vehicleType: string;
   coatingType: string;
   serviceType: string;
+  postalCode?: string;
 }
 
 /** The query string naming a job, in a fixed order (also the key the wizard compares answers by). */
 export function jobParams(job: JobChoice): string {
-  return (['service', 'vehicleType', 'coatingType', 'serviceType'] as const)
-    .filter((key) => job[key] !== '')
-    .map((key) => `${key}=${encodeURIComponent(job[key])}`)
+  return (['service', 'vehicleType', 'coatingType', 'serviceType', 'postalCode'] as const)
+    .filter((key) => job[key])
+    .map((key) => `${key}=${encodeURIComponent(job[key]!)}`)
     .join('&');
 }
 
@@ -31,6 +33,11 @@ export function getAvailability(date: string, job: JobChoice): Promise<DayAvaila
 /** Each date's number of starts at which the job fits, from `from` to `to` (GET /v1/availability/days, at most 62 days). */
 export async function getAvailableDays(from: string, to: string, job: JobChoice): Promise<DaySummary[]> {
   return (await getJson<{ days: DaySummary[] }>(`/v1/availability/days?from=${from}&to=${to}&${jobParams(job)}`)).days;
+}
+
+/** Whether the vans come to a postcode, and its zone's travel fee (GET /v1/service-area). */
+export async function getServiceArea(postalCode: string): Promise<AreaAnswer> {
+  return { postalCode, ...(await getJson<Omit<AreaAnswer, 'postalCode'>>(`/v1/service-area?postalCode=${encodeURIComponent(postalCode)}`)) };
 }
 
 /** The calendar date `days` after a YYYY-MM-DD date (no time of day, so no time zone). */

@@ -12,7 +12,6 @@ import {
   ADDRESS_FIELDS,
   completeServiceChoice,
   validateDetailsStep,
-  validateScheduleStep,
   validateServiceStep,
   type BookingInput,
 } from '#domain/booking-rules.ts';
@@ -84,11 +83,13 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
   const [errors, setErrors] = useState<FieldError[]>(state.errors);
   const [formError, setFormError] = useState<string | null>(state.formError);
   const [loading, setLoading] = useState(false);
+  // Whether the vans come to the on-site postcode (issue 40): step 2 asks, the price adds its fee.
+  const [area, setArea] = useState(state.area);
   // Made with the later steps' chunk (loaded before step 3 can be submitted) to keep this one small.
   const send = useRef<ReturnType<LaterStepsModule['bookingSender']>>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
   const previousStep = useRef(step);
-  const [quote, serverQuote] = useQuote(values, state.quote, state.values);
+  const [quote, serverQuote] = useQuote(values, state.quote, state.values, area);
 
   const update = (change: Partial<BookingInput>) => setValues((current) => ({ ...current, ...change }));
 
@@ -158,7 +159,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
         () => setFormError(MESSAGES.networkError),
       );
     } else if (step === 2) {
-      const found = validateScheduleStep(values, { min: state.minDate, max: state.maxDate });
+      const found = later!.scheduleErrors(values, { min: state.minDate, max: state.maxDate }, area);
       if (found.length > 0) return showErrors(found);
       goTo(3);
     } else {
@@ -205,6 +206,8 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
                 rejectDate={(message) => setErrors([{ field: 'date', message }])}
                 initialAvailability={state.availability}
                 hydrated={hydrated}
+                area={area}
+                setArea={setArea}
               />
             )}
             {step === 3 && later && <later.DetailsStep values={values} errors={errors} update={update} quote={quote} server={serverQuote} />}

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { telHref } from '#domain/business.ts';
 import { durationText } from '#domain/catalogue.ts';
 import { awaitingConfirmationText, CONFIRM_BOOKING_LABEL, cutoffExplanation, MANAGE_MESSAGES, moveLimitExplanation } from '#domain/manage-rules.ts';
-import { adjustmentLabel, discountLabel, formatNzd } from '#domain/pricing.ts';
+import { adjustmentLabel, discountLabel, formatNzd, TRAVEL_FEE_LABEL } from '#domain/pricing.ts';
 import { weatherMoveText } from '#domain/weather-day.ts';
 import { errorFor } from '../components/field-errors.ts';
 import type { PageProps } from '../page-props.ts';
@@ -43,6 +43,7 @@ function BookingFacts({ booking }: { booking: ManagedBooking }) {
       <Fact label="Where" value={where} />
       <Fact label="List price" value={formatNzd(quote.listPriceCents)} />
       {quote.discount && <Fact label={discountLabel(quote.discount)} value={`−${formatNzd(quote.discountCents)}`} />}
+      {quote.travelFeeCents > 0 && <Fact label={TRAVEL_FEE_LABEL} value={formatNzd(quote.travelFeeCents)} />}
       {quote.adjustment && <Fact label={adjustmentLabel(quote.adjustment)} value={formatNzd(quote.adjustment.cents)} />}
       <Fact label="Total (pay on completion)" value={formatNzd(quote.totalCents)} total />
     </FactList>

@@ -6,7 +6,7 @@
  */
 import type { ReceiptState } from '#domain/completion.ts';
 import { PAYMENT_METHOD_LABELS } from '#domain/completion.ts';
-import { formatNzd } from '#domain/pricing.ts';
+import { formatNzd, TRAVEL_FEE_LABEL } from '#domain/pricing.ts';
 import type { PageProps } from '../page-props.ts';
 import { Fact, FactList } from '../components/FactList.tsx';
 import './ReceiptPage.css';
@@ -30,6 +30,7 @@ export default function ReceiptPage({ state }: PageProps<ReceiptState>) {
           <Fact label="To" value={receipt.customer.name} />
           <Fact label="Booking reference" value={receipt.reference} />
           <Fact label="Description" value={receipt.description} />
+          {receipt.travelFeeCents > 0 && <Fact label={TRAVEL_FEE_LABEL} value={formatNzd(receipt.travelFeeCents)} />}
           {changed && <Fact label="Quoted" value={formatNzd(receipt.quotedCents)} />}
           {changed && <Fact label="Change" value={receipt.reason ?? ''} />}
           <Fact label={taxInvoice ? 'Total (including GST)' : 'Total'} value={formatNzd(receipt.amountCents)} total />

@@ -74,6 +74,8 @@ export interface Receipt {
   /** What was done: package (with coating), vehicle, on-site or drop-off, appointment date. */
   description: string;
   quotedCents: number;
+  /** The on-site travel fee in the quote (issue 40), GST inclusive and part of the total; 0 for none. */
+  travelFeeCents: number;
   amountCents: number;
   /** Why the amount differs from the quote, or null. */
   reason: string | null;

@@ -62,6 +62,11 @@ export function outsideServiceArea(business: { suburb: string; phone: string }):
   return `Sorry, our vans don't come to that postcode yet. You can drop your car at our ${business.suburb} service centre, or call us on ${business.phone}.`;
 }
 
+/** The wizard's answer for a postcode the vans come to (issue 40): the zone, and its fee in words ('$25.00'), if any. */
+export function servedArea(zone: string, fee: string | null): string {
+  return `We come to ${zone} — ${fee ? `travel fee ${fee}` : 'no travel fee'}`;
+}
+
 export function tooManyActiveBookings(max: number): string {
   return `You already have ${max} upcoming bookings with this email address. Please call us to change them or to book more.`;
 }

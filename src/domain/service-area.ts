@@ -9,6 +9,9 @@
  *   an upper bound; staff shorten the pairs they know better).
  */
 
+import { outsideServiceArea, servedArea } from './messages.ts';
+import { formatNzd } from './pricing.ts';
+
 /** A postcode is four digits: 0110 (Northland) to 9893 (Southland). */
 export const POSTCODE_PATTERN = /^[0-9]{4}$/;
 export const ZONE_LIMITS = { name: 40, travelFeeCents: 100_000, minutes: 240, postcodeText: 400 } as const;
@@ -28,6 +31,26 @@ export interface ServiceZone {
   minutesFromCentre: number;
   active: boolean;
   position: number;
+}
+
+/** GET /v1/service-area's answer, with the postcode it is for: what the wizard knows of the customer's postcode. */
+export interface AreaAnswer {
+  postalCode: string;
+  served: boolean;
+  zone: { name: string; travelFeeCents: number } | null;
+  /** What the customer is told: the zone and its fee, or where else to go (the server's words, kept out of the pages' bundles). */
+  message: string;
+}
+
+/** The answer about a 4-digit postcode given the zones. */
+export function areaAnswer(zones: readonly ServiceZone[], postalCode: string, business: { suburb: string; phone: string }): AreaAnswer {
+  const zone = zoneForPostcode(zones, postalCode);
+  return {
+    postalCode: postalCode.trim(),
+    served: zone !== undefined,
+    zone: zone ? { name: zone.name, travelFeeCents: zone.travelFeeCents } : null,
+    message: zone ? servedArea(zone.name, zone.travelFeeCents > 0 ? formatNzd(zone.travelFeeCents) : null) : outsideServiceArea(business),
+  };
 }
 
 /** Staff-set minutes for pairs of zones, either way. */

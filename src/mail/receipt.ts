@@ -7,7 +7,7 @@ import type { Booking, BookingPayment } from '../db/database.ts';
 import type { BusinessInfo } from '../domain/business.ts';
 import { aucklandClockText, aucklandDate, dayText } from '../domain/booking-dates.ts';
 import { isPaymentMethod, PAYMENT_METHOD_LABELS, receiptGst, receiptTitle, type Receipt } from '../domain/completion.ts';
-import { formatNzd } from '../domain/pricing.ts';
+import { formatNzd, TRAVEL_FEE_LABEL } from '../domain/pricing.ts';
 import { serviceCentreAddress } from './booking-facts.ts';
 import { packageForPeople, vehicleForPeople } from '../domain/catalogue.ts';
 import type { Composed } from './composed.ts';
@@ -40,6 +40,7 @@ export function receiptOf(booking: Booking, payment: BookingPayment, business: B
     dateText: dayText(date),
     description: `${packageForPeople(booking)}, ${vehicleForPeople(booking)}, ${where}, ${dayText(booking.date)}`,
     quotedCents: payment.quoted_cents,
+    travelFeeCents: booking.travel_fee_cents,
     amountCents: payment.amount_cents,
     reason: payment.amount_reason,
     gstCents: receiptGst(payment.amount_cents, taxInvoice),
@@ -57,6 +58,8 @@ export function receiptRows(receipt: Receipt): [string, string][] {
   rows.push(['Date', receipt.dateText], ['From', `${receipt.business.name}, ${receipt.business.address}`]);
   if (receipt.business.gstNumber) rows.push(['GST number', receipt.business.gstNumber]);
   rows.push(['To', receipt.customer.name], ['Booking reference', receipt.reference], ['Description', receipt.description]);
+  // A line of its own, within the total (and so within its GST): the total stays what was charged.
+  if (receipt.travelFeeCents > 0) rows.push([TRAVEL_FEE_LABEL, formatNzd(receipt.travelFeeCents)]);
   if (receipt.amountCents !== receipt.quotedCents) rows.push(['Quoted', formatNzd(receipt.quotedCents)], ['Change', receipt.reason ?? '']);
   rows.push([receipt.gstCents !== null ? 'Total (including GST)' : 'Total', formatNzd(receipt.amountCents)]);
   if (receipt.gstCents !== null) rows.push(['GST included', formatNzd(receipt.gstCents)]);

@@ -146,6 +146,21 @@ t.test('public site in Chromium', async (t) => {
     t.ok(await page.getByText('Step 2 of 3').isVisible());
     t.equal(await page.locator('.field-error').count(), 0, 'errors cleared on step change');
     t.ok(await page.getByRole('heading', { name: 'Choose Date, Time & Location' }).evaluate((el) => el === document.activeElement), 'focus moves to the step heading');
+    // On site (the default) the postcode comes before the date and times, which depend on it (issue 40).
+    const postcode = page.getByRole('textbox', { name: 'Postcode' });
+    t.equal(await page.locator('input[name="date"]').count(), 0, 'no date or times before the postcode');
+    await page.getByRole('button', { name: 'Continue to Your Details' }).click();
+    t.same(await page.locator('.field-error').allInnerTexts(), [
+      'Please enter your postal code',
+      'Please enter your house/unit number',
+      'Please enter your street address',
+      'Please enter your suburb',
+      'Please enter your city',
+      'Please select your region',
+    ]);
+    t.ok(await postcode.evaluate((el) => el === document.activeElement), 'the postcode, first, has the focus');
+    await postcode.fill('1010');
+    await page.getByText('We come to Central Auckland — no travel fee').waitFor();
     const date = page.locator('input[name="date"]');
     t.equal(await date.getAttribute('min'), inDays(1), 'the earliest date is tomorrow in Auckland');
     const times = await page.locator('select[name="time"] option').allInnerTexts();
@@ -153,7 +168,7 @@ t.test('public site in Chromium', async (t) => {
     t.equal(await page.locator('select[name="region"] option').count(), 17, 'a prompt and the 16 regions');
 
     await page.getByRole('button', { name: 'Continue to Your Details' }).click();
-    t.same(await page.locator('.field-error').allInnerTexts(), EMPTY_SCHEDULE_MESSAGES);
+    t.same(await page.locator('.field-error').allInnerTexts(), EMPTY_SCHEDULE_MESSAGES.filter((m) => !/postal/.test(m)));
     t.same(await axeViolations(page), [], 'no axe violation on step 2 with its errors');
     await date.fill(inDays(-1));
     t.equal(await page.locator('#booking-date-error').innerText(), 'Please select a future date for your appointment.');
@@ -175,7 +190,6 @@ t.test('public site in Chromium', async (t) => {
     await page.getByLabel('Street Address').fill('Queen Street');
     await page.getByLabel('Suburb').fill('Auckland Central');
     await page.getByLabel('City').fill('Auckland');
-    await page.getByLabel('Postal Code').fill('1010');
     await page.locator('select[name="region"]').selectOption('Auckland');
     await page.getByRole('button', { name: 'Continue to Your Details' }).click();
 
@@ -264,7 +278,13 @@ t.test('public site in Chromium', async (t) => {
     await page.getByText('Step 2 of 3').waitFor();
     t.ok(await page.getByRole('heading', { name: 'Choose Date, Time & Location' }).evaluate((el) => el === document.activeElement));
     await page.keyboard.press('Tab');
-    t.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'date', 'the date comes next');
+    t.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'serviceType', 'the service type comes next');
+    await page.keyboard.press('Tab');
+    t.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'postalCode', 'then, on site, the postcode (issue 40)');
+    await page.keyboard.type('1060');
+    await page.getByText('We come to Central Auckland — no travel fee').waitFor();
+    await page.keyboard.press('Tab');
+    t.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'date', 'then the date');
     await page.locator('input[name="date"]').fill(weekday(10));
     await page.waitForFunction(() => document.querySelector('select[name="time"] option[value="10:00"]')?.textContent === '10:00 – 11:45');
     await page.locator('select[name="time"]').selectOption('10:00');

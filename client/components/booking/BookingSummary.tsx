@@ -1,7 +1,7 @@
-/** The running summary beside the wizard: what is being booked, for when, and the total. */
+/** The running summary beside the wizard: what is being booked, for when, the travel fee on site, and the total. */
 import type { BookingInput } from '#domain/booking-rules.ts';
 import { COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType } from '#domain/catalogue.ts';
-import { formatNzd, type Quote } from '#domain/pricing.ts';
+import { formatNzd, TRAVEL_FEE_LABEL, type Quote } from '#domain/pricing.ts';
 import './BookingSummary.css';
 
 export function BookingSummary({ values, quote }: { values: BookingInput; quote: Quote | undefined }) {
@@ -12,6 +12,7 @@ export function BookingSummary({ values, quote }: { values: BookingInput; quote:
     ['When', values.date ? `${values.date}${values.time ? ` at ${values.time}` : ''}` : 'Not chosen yet'],
     ['Where', values.serviceType === 'dropoff' ? 'Drop-off at our service centre' : 'On-site, at your address'],
   ];
+  if (quote?.travelFeeCents) rows.push([TRAVEL_FEE_LABEL, formatNzd(quote.travelFeeCents)]);
   return (
     <aside className="card booking-summary" aria-labelledby="summary-title">
       <h2 id="summary-title">Your booking</h2>

@@ -1,6 +1,6 @@
-/** Step 3's price: the list price, the first-service discount when it applies, and the total. */
+/** Step 3's price: the list price, the first-service discount when it applies, the travel fee on site, and the total. */
 import { FIRST_SERVICE_DISCOUNT_PERCENT } from '#domain/catalogue.ts';
-import { discountLabel, formatNzd, type Quote } from '#domain/pricing.ts';
+import { discountLabel, formatNzd, TRAVEL_FEE_LABEL, type Quote } from '#domain/pricing.ts';
 import './QuoteBreakdown.css';
 
 /** `emailEntered`: the quote is for the customer's e-mail, so it already says whether the discount applies. */
@@ -18,6 +18,12 @@ export function QuoteBreakdown({ quote, emailEntered }: { quote: Quote; emailEnt
           <div className="quote-discount">
             <dt>{discountLabel(quote.discount)}</dt>
             <dd>{`−${formatNzd(quote.discountCents)}`}</dd>
+          </div>
+        )}
+        {quote.travelFeeCents > 0 && (
+          <div>
+            <dt>{TRAVEL_FEE_LABEL}</dt>
+            <dd>{formatNzd(quote.travelFeeCents)}</dd>
           </div>
         )}
         <div className="quote-total">

@@ -1,8 +1,11 @@
 /**
- * Step 2, 'Choose Date, Time & Location': date (from tomorrow in Auckland), hourly start time,
- * on-site or drop-off, then the address or the service centre's details. Both blocks are in the
- * markup and CSS shows the one matching the checked radio, so the step also works without
- * JavaScript.
+ * Step 2, 'Choose Date, Time & Location': on-site or drop-off first; on site the postcode next,
+ * since the times depend on it (issue 40): the vans come only to the zones of the service area,
+ * each with its travel fee, said as soon as the postcode has four digits. A postcode outside the
+ * area gets the offer to drop the car off instead, and no times. Then the date (from tomorrow in
+ * Auckland) and the hourly start time, then the rest of the address or the service centre's
+ * details. Both blocks are in the markup and CSS shows the one matching the checked radio, so the
+ * step also works without JavaScript (the server then answers for the postcode on Continue).
  * The times are those of the chosen job (package, size, coating and service type: it holds a van
  * or a bay for its whole duration): each says when the job would end, and why it cannot be had
  * when it cannot ('09:00 – 12:00 — Full'); once the page is interactive those times cannot be
@@ -11,12 +14,13 @@
  * with none (a date input cannot mark days itself).
  */
 import { useEffect, useState } from 'react';
-import { ADDRESS_FIELDS, BOOKING_LIMITS, REGIONS, TIME_SLOTS, isCalendarDate } from '#domain/booking-rules.ts';
+import { ADDRESS_FIELDS, BOOKING_LIMITS, REGIONS, TIME_SLOTS, isCalendarDate, validateScheduleStep, type BookingInput, type DateWindow } from '#domain/booking-rules.ts';
 import { HOURS, type BusinessInfo } from '#domain/business.ts';
 import { durationText } from '#domain/catalogue.ts';
-import { MESSAGES } from '#domain/messages.ts';
+import { MESSAGES, type FieldError } from '#domain/messages.ts';
+import { POSTCODE_PATTERN, type AreaAnswer } from '#domain/service-area.ts';
 import { slotLabel, type DayAvailability, type DaySummary } from '#domain/availability.ts';
-import { addDays, getAvailability, getAvailableDays, jobParams, shortDate } from '../../lib/availability-api.ts';
+import { addDays, getAvailability, getAvailableDays, getServiceArea, jobParams, shortDate } from '../../lib/availability-api.ts';
 import { SelectField, TextField, errorFor } from '../Field.tsx';
 import { Icon } from '../Icon.tsx';
 import { readSavedAddress } from './saved-address.ts';
@@ -33,6 +37,26 @@ interface ScheduleStepProps extends StepProps {
   initialAvailability: DayAvailability | null;
   /** Unavailable times are disabled only once the page is interactive. */
   hydrated: boolean;
+  /** What the wizard knows of the service area at a postcode (the page keeps it for the price), and where a new answer goes. */
+  area: AreaAnswer | null;
+  setArea(area: AreaAnswer): void;
+}
+
+/** The answer about the postcode as it stands, on site; null when none is known for it. */
+function areaFor(values: Pick<BookingInput, 'serviceType' | 'postalCode'>, area: AreaAnswer | null): AreaAnswer | null {
+  return values.serviceType === 'onsite' && area?.postalCode === values.postalCode.trim() ? area : null;
+}
+
+/**
+ * Step 2's rules, in the order the step shows its fields (the first error gets the focus), with,
+ * on site, a postcode the vans do not come to: the booking would be refused for it.
+ */
+export function scheduleErrors(values: BookingInput, window: DateWindow, area: AreaAnswer | null): FieldError[] {
+  const errors = validateScheduleStep(values, window);
+  const known = areaFor(values, area);
+  if (known?.served === false) errors.unshift({ field: 'postalCode', message: known.message });
+  const first = (error: FieldError) => error.field === 'serviceType' || error.field === 'postalCode';
+  return [...errors.filter(first), ...errors.filter((error) => !first(error))];
 }
 
 const ADDRESS_LABELS = {
@@ -40,7 +64,6 @@ const ADDRESS_LABELS = {
   streetAddress: ['Street Address', 'address-line2'],
   suburb: ['Suburb', 'address-level3'],
   city: ['City', 'address-level2'],
-  postalCode: ['Postal Code', 'postal-code'],
 } as const;
 
 /** How many dates the summary under the date lists, and how far ahead it looks for dates with no time. */
@@ -91,9 +114,16 @@ function DateSummary({ days, date, choose }: { days: readonly DaySummary[]; date
 /** The saved address is offered once per page: when the step is first shown, into empty address fields. */
 let savedAddressOffered = false;
 
-export function ScheduleStep({ values, errors, update, business, minDate, maxDate, rejectDate, initialAvailability, hydrated }: ScheduleStepProps) {
-  // The job the times are for: a change of any of it (the service type on this step) asks again.
-  const job = { service: values.service, vehicleType: values.vehicleType, coatingType: values.coatingType, serviceType: values.serviceType };
+export function ScheduleStep({ values, errors, update, business, minDate, maxDate, rejectDate, initialAvailability, hydrated, area, setArea }: ScheduleStepProps) {
+  const dropoff = values.serviceType === 'dropoff';
+  const postcode = values.postalCode.trim();
+  const known = areaFor(values, area);
+  // A postcode whose check failed: its times are shown (plain if they fail too) and the booking decides.
+  const [unchecked, setUnchecked] = useState<string | null>(null);
+  // Once interactive, on-site times are offered only at a postcode the vans come to (issue 40).
+  const timesOffered = !hydrated || dropoff || known?.served === true || unchecked === postcode;
+  // The job the times are for: a change of any of it (the service type and postcode on this step) asks again.
+  const job = { service: values.service, vehicleType: values.vehicleType, coatingType: values.coatingType, serviceType: values.serviceType, postalCode: dropoff ? '' : postcode };
   const jobKey = jobParams(job);
   const [availability, setAvailability] = useState(initialAvailability && { key: `${initialAvailability.date}&${jobKey}`, answer: initialAvailability });
   const [days, setDays] = useState<{ key: string; days: DaySummary[] } | null>(null);
@@ -103,13 +133,26 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
     const saved = readSavedAddress();
     if (saved && ADDRESS_FIELDS.every((field) => values[field] === '')) update({ ...saved, saveAddress: true });
   }, []);
+  // On site, the service area's answer for a 4-digit postcode, asked once per postcode (the page
+  // keeps the last); the server caches it for a minute.
+  useEffect(() => {
+    if (dropoff || known || !POSTCODE_PATTERN.test(postcode)) return;
+    let current = true;
+    getServiceArea(postcode).then(
+      (answer) => current && setArea(answer),
+      () => current && setUnchecked(postcode),
+    );
+    return () => {
+      current = false;
+    };
+  }, [dropoff, postcode]);
   // The chosen date's times for the job, fetched whenever this step is shown, the date or the job
   // changes (so also after a 409 sends the customer back here). A chosen time that cannot be had
   // is cleared, its message (if the server gave one) staying beside it; a failure leaves the times
   // plain and the server decides. It lives here, in the later steps' chunk, to keep the page's
   // first chunk small.
   useEffect(() => {
-    if (!isCalendarDate(values.date)) return;
+    if (!timesOffered || !isCalendarDate(values.date)) return;
     let current = true;
     getAvailability(values.date, job).then((answer) => {
       if (!current) return;
@@ -119,10 +162,11 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
     return () => {
       current = false;
     };
-  }, [values.date, jobKey]);
+  }, [values.date, jobKey, timesOffered]);
   // The dates with and without times, from the first bookable date: when the step is shown (after
   // a 409 too) and when the job changes.
   useEffect(() => {
+    if (!timesOffered) return;
     let current = true;
     const last = addDays(minDate, SUMMARY_DAYS - 1);
     getAvailableDays(minDate, last < maxDate ? last : maxDate, job).then((answer) => {
@@ -131,7 +175,7 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
     return () => {
       current = false;
     };
-  }, [jobKey]);
+  }, [jobKey, timesOffered]);
   const shown = availability?.key === `${values.date}&${jobKey}` ? availability.answer : null;
   const slots = shown?.slots ?? null;
   const slotAt = (time: string) => slots?.find((slot) => slot.time === time);
@@ -143,36 +187,19 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
     }
     update({ date });
   };
-  const dropoff = values.serviceType === 'dropoff';
+  const toDropoff = () => {
+    update({ serviceType: 'dropoff' });
+    document.getElementById('serviceType-dropoff')?.focus();
+  };
+  const outside = known?.served === false;
   return (
     <div className={dropoff ? 'schedule is-dropoff' : 'schedule'}>
-      <div className="field-row">
-        <TextField idPrefix={ID} name="date" type="date" label="Date" value={values.date} onChange={onDate} min={minDate} max={maxDate} error={errorFor(errors, 'date')} required nativeRequired />
-        <SelectField
-          idPrefix={ID}
-          name="time"
-          label="Time"
-          placeholder="Select a time"
-          options={TIME_SLOTS}
-          labelOf={(time) => {
-            const slot = slotAt(time);
-            return slot ? slotLabel(slot) : time;
-          }}
-          isDisabled={(time) => hydrated && slotAt(time)?.available === false}
-          value={values.time}
-          onChange={(time) => update({ time })}
-          error={errorFor(errors, 'time')}
-          required
-          nativeRequired
-        />
-      </div>
-      {(shown || days?.key === jobKey) && (
-        <div className="date-summary">
-          {shown && <p id="booking-duration">{`This service takes ${durationText(shown.durationMinutes)}: each time shows when it would end.`}</p>}
-          {days?.key === jobKey && <DateSummary days={days.days} date={values.date} choose={onDate} />}
-        </div>
+      {/* Without JavaScript the first submit button is the one Enter presses: Continue, not the offer below. */}
+      {outside && !hydrated && (
+        <button type="submit" name="action" value="next" hidden>
+          Continue to Your Details
+        </button>
       )}
-
       <fieldset className="choice-group service-type">
         <legend>Service type</legend>
         <div className="choices two">
@@ -193,6 +220,67 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
         </div>
       </fieldset>
 
+      <div className="area-block">
+        <TextField
+          idPrefix={ID}
+          name="postalCode"
+          label="Postcode"
+          hint="It tells us whether our vans come to you, and any travel fee."
+          autoComplete="postal-code"
+          value={values.postalCode}
+          onChange={(postalCode) => update({ postalCode })}
+          maxLength={BOOKING_LIMITS.postalCode}
+          // Once the area's answer for this postcode is known, it decides (an earlier Continue's message is stale).
+          error={known ? (outside ? known.message : undefined) : errorFor(errors, 'postalCode')}
+          required
+        />
+        <div className="area-answer" aria-live="polite">
+          {known?.zone && (
+            <p className="area-served">
+              <Icon name="pin" size={18} /> {known.message}
+            </p>
+          )}
+          {outside && (
+            <button type={hydrated ? 'button' : 'submit'} name="action" value="dropoff" formNoValidate className="button button-ghost" onClick={hydrated ? toDropoff : undefined}>
+              Drop off at our service centre instead
+            </button>
+          )}
+        </div>
+      </div>
+
+      {timesOffered ? (
+        <>
+          <div className="field-row">
+            <TextField idPrefix={ID} name="date" type="date" label="Date" value={values.date} onChange={onDate} min={minDate} max={maxDate} error={errorFor(errors, 'date')} required nativeRequired />
+            <SelectField
+              idPrefix={ID}
+              name="time"
+              label="Time"
+              placeholder="Select a time"
+              options={TIME_SLOTS}
+              labelOf={(time) => {
+                const slot = slotAt(time);
+                return slot ? slotLabel(slot) : time;
+              }}
+              isDisabled={(time) => hydrated && slotAt(time)?.available === false}
+              value={values.time}
+              onChange={(time) => update({ time })}
+              error={errorFor(errors, 'time')}
+              required
+              nativeRequired
+            />
+          </div>
+          {(shown || days?.key === jobKey) && (
+            <div className="date-summary">
+              {shown && <p id="booking-duration">{`This service takes ${durationText(shown.durationMinutes)}: each time shows when it would end.`}</p>}
+              {days?.key === jobKey && <DateSummary days={days.days} date={values.date} choose={onDate} />}
+            </div>
+          )}
+        </>
+      ) : (
+        !outside && <p className="area-first">Enter your postcode to see the dates and times we can come to you.</p>
+      )}
+
       <fieldset className="address-block">
         <legend>Service address</legend>
         <div className="field-row">
@@ -201,7 +289,7 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
           ))}
         </div>
         <div className="field-row">
-          {(['suburb', 'city', 'postalCode'] as const).map((field) => (
+          {(['suburb', 'city'] as const).map((field) => (
             <TextField key={field} idPrefix={ID} name={field} label={ADDRESS_LABELS[field][0]} autoComplete={ADDRESS_LABELS[field][1]} value={values[field]} onChange={(value) => update({ [field]: value })} maxLength={BOOKING_LIMITS[field]} error={errorFor(errors, field)} required />
           ))}
         </div>

@@ -3,11 +3,12 @@
  * server, which renders any step synchronously, provides them at start (client/pages/index.ts).
  */
 import type { DetailsStep } from './DetailsStep.tsx';
-import type { ScheduleStep } from './ScheduleStep.tsx';
+import type { ScheduleStep, scheduleErrors } from './ScheduleStep.tsx';
 import type { bookingSender } from './send-booking.ts';
 
 export interface LaterStepsModule {
   ScheduleStep: typeof ScheduleStep;
+  scheduleErrors: typeof scheduleErrors;
   DetailsStep: typeof DetailsStep;
   bookingSender: typeof bookingSender;
 }

@@ -6,5 +6,5 @@
  */
 
 export { DetailsStep } from './DetailsStep.tsx';
-export { ScheduleStep } from './ScheduleStep.tsx';
+export { ScheduleStep, scheduleErrors } from './ScheduleStep.tsx';
 export { bookingSender } from './send-booking.ts';

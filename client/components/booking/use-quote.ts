@@ -1,5 +1,6 @@
 /**
- * The quote the wizard shows: the list price from the shared catalogue at once, then, on step 3,
+ * The quote the wizard shows: the list price from the shared catalogue at once (with the travel
+ * fee of the on-site postcode once step 2 knows it), then, on step 3,
  * the server's quote (with the first-service discount when it applies) for the e-mail entered.
  * Asking the server is step 3's job (use-server-quote.ts, in the lazy chunk of steps 2 and 3, which
  * keeps the booking page within its JavaScript budget); the page keeps the answer.
@@ -7,6 +8,7 @@
 import { useState, type Dispatch, type SetStateAction } from 'react';
 import { vehicleTypeForSize, type BookingInput } from '#domain/booking-rules.ts';
 import { listPriceCents, quoteFor, type Quote } from '#domain/pricing.ts';
+import type { AreaAnswer } from '#domain/service-area.ts';
 import { EMAIL_PATTERN } from '#domain/text-rules.ts';
 
 /** A server quote and the values it is for (see quoteKey). */
@@ -21,18 +23,25 @@ export type ServerQuote = [KnownQuote | null, Dispatch<SetStateAction<KnownQuote
 /** The vehicle type of the size chosen so far (step 1 sets vehicleType itself only on Continue). */
 export const vehicleTypeOf = (values: BookingInput) => vehicleTypeForSize(values.selectedVehicleType) || values.vehicleType;
 
-/** What a quote depends on: the service choice and a complete-looking e-mail ('' otherwise). */
+/** The on-site postcode a quote is for ('' for drop-off, which has no travel fee). */
+export const quotedPostcode = (values: BookingInput) => (values.serviceType === 'onsite' ? values.postalCode.trim() : '');
+
+/** What a quote depends on: the service choice, where, and a complete-looking e-mail ('' otherwise, always last). */
 export function quoteKey(values: BookingInput): string {
   const email = values.email.trim();
-  return [values.service, vehicleTypeOf(values), values.coatingType, EMAIL_PATTERN.test(email) ? email.toLowerCase() : ''].join('\n');
+  return [values.service, vehicleTypeOf(values), values.coatingType, values.serviceType, quotedPostcode(values), EMAIL_PATTERN.test(email) ? email.toLowerCase() : ''].join('\n');
 }
 
-/** `initial`: the server's quote for `initialValues` when it rendered step 3. Returns the quote to show. */
-export function useQuote(values: BookingInput, initial: Quote | null, initialValues: BookingInput): [Quote | undefined, ServerQuote] {
+/**
+ * `initial`: the server's quote for `initialValues` when it rendered step 3; `area`: what step 2
+ * learnt of the service area. Returns the quote to show.
+ */
+export function useQuote(values: BookingInput, initial: Quote | null, initialValues: BookingInput, area: AreaAnswer | null): [Quote | undefined, ServerQuote] {
   const server = useState<KnownQuote | null>(initial && { key: quoteKey(initialValues), quote: initial });
   const known = server[0];
   const key = quoteKey(values);
   if (known?.key === key) return [known.quote, server];
   const list = listPriceCents(values.service, vehicleTypeOf(values), values.coatingType);
-  return [list === undefined ? undefined : quoteFor(list, false), server];
+  const fee = area?.postalCode === quotedPostcode(values) ? area.zone?.travelFeeCents : 0;
+  return [list === undefined ? undefined : quoteFor(list, false, fee), server];
 }

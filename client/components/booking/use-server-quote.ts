@@ -1,6 +1,7 @@
 /**
- * Step 3 asks the server for the quote of the e-mail entered (the first-service discount), once
- * the address looks complete and the customer pauses typing. The phone is sent as it stands then
+ * Step 3 asks the server for the quote of the e-mail entered (the first-service discount, and the
+ * travel fee of the on-site postcode), once the address looks complete and the customer pauses
+ * typing. The phone is sent as it stands then
  * (one phone is one customer: an autofilled form has it already), but a later change of it alone
  * asks nothing more. Anything but a quote leaves the list price shown; the booking's own answer
  * decides.
@@ -9,7 +10,7 @@ import { useEffect } from 'react';
 import type { BookingInput } from '#domain/booking-rules.ts';
 import type { Quote } from '#domain/pricing.ts';
 import { postJson } from '../../lib/api.ts';
-import { quoteKey, vehicleTypeOf, type ServerQuote } from './use-quote.ts';
+import { quotedPostcode, quoteKey, vehicleTypeOf, type ServerQuote } from './use-quote.ts';
 
 const TYPING_PAUSE_MS = 400;
 
@@ -20,9 +21,9 @@ export function useServerQuote(values: BookingInput, [known, setKnown]: ServerQu
   useEffect(() => {
     if (!wanted) return;
     let current = true;
-    const { service, selectedVehicleType, coatingType, email, phone } = values;
+    const { service, selectedVehicleType, coatingType, serviceType, email, phone } = values;
     const timer = setTimeout(() => {
-      postJson('/v1/quote', { service, vehicleType: vehicleTypeOf(values), selectedVehicleType, coatingType, email, phone }).then(
+      postJson('/v1/quote', { service, vehicleType: vehicleTypeOf(values), selectedVehicleType, coatingType, serviceType, postalCode: quotedPostcode(values), email, phone }).then(
         (answer) => {
           if (current && answer.status === 200) setKnown({ key, quote: answer.body as unknown as Quote });
         },

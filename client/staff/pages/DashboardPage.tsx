@@ -25,6 +25,7 @@ const StaffMembersView = lazyPart('staff/components/StaffMembersView.tsx', () =>
 const StaffBookingForm = lazyPart('staff/components/StaffBookingForm.tsx', () => import('../components/StaffBookingForm.tsx'));
 const DayView = lazyPart('staff/components/DayView.tsx', () => import('../components/DayView.tsx'));
 const TodayView = lazyPart('staff/components/TodayView.tsx', () => import('../components/TodayView.tsx'));
+const BackupsPanel = lazyPart('staff/components/BackupsPanel.tsx', () => import('../components/BackupsPanel.tsx'));
 const TakingsPanel = lazyPart('staff/components/TakingsPanel.tsx', () => import('../components/TakingsPanel.tsx'));
 const CompleteDialog = lazyPart('staff/components/CompleteDialog.tsx', () => import('../components/CompleteDialog.tsx'));
 const PasswordDialog = lazyPart('staff/components/PasswordDialog.tsx', () => import('../components/PasswordDialog.tsx'));
@@ -78,7 +79,7 @@ function StaffBar({ businessName }: { businessName: string }) {
   );
 }
 
-type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'today' | 'takings' | 'staff';
+type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'today' | 'takings' | 'staff' | 'backups';
 
 export default function DashboardPage({ state, business }: PageProps<DashboardState>) {
   const [signedIn, setSignedIn] = useState(state.signedIn);
@@ -147,6 +148,8 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
     { key: 'takings', label: 'Takings' },
     // Staff accounts: the owner's alone (issue 22).
     ...(state.staffRole === 'owner' || (prompt && !state.signedIn) ? [{ key: 'staff' as const, label: 'Staff' }] : []),
+    // Backups hold every customer's details: the owner's alone (issue 42).
+    ...(state.staffRole === 'owner' || (prompt && !state.signedIn) ? [{ key: 'backups' as const, label: 'Backups' }] : []),
   ];
   return (
     <>
@@ -230,6 +233,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
               />
             )}
             {tab === 'staff' && <StaffMembersView onSignedOut={signedOut} />}
+            {tab === 'backups' && <BackupsPanel onSignedOut={signedOut} />}
             {tab === 'emails' && <EmailsView onSignedOut={signedOut} />}
           </Suspense>
         </PartBoundary>

@@ -27,6 +27,8 @@ import { bookingWindow } from '../../domain/booking-dates.ts';
 import { PACKAGES } from '../../domain/catalogue.ts';
 import { HONEYPOT_FIELD } from '../../domain/forms.ts';
 import { MESSAGES } from '../../domain/messages.ts';
+import { areaAnswer, postcodeOf, type AreaAnswer } from '../../domain/service-area.ts';
+import { listZones } from '../../db/service-zones.repository.ts';
 import { AppError, formError, isConnectionError } from '../../errors.ts';
 import { availabilityOn, jobQuery } from '../../services/scheduling.service.ts';
 import { createBooking } from '../../services/booking.service.ts';
@@ -48,7 +50,8 @@ const BookingForm = Type.Object(
     saveAddress: Type.Optional(Type.Literal('on')),
     [HONEYPOT_FIELD]: Type.Optional(Type.String({ maxLength: 200 })),
     step: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('2'), Type.Literal('3')])),
-    action: Type.Optional(Type.Union([Type.Literal('next'), Type.Literal('back')])),
+    // 'dropoff': step 2's offer when the vans do not come to the postcode, which keeps everything entered.
+    action: Type.Optional(Type.Union([Type.Literal('next'), Type.Literal('back'), Type.Literal('dropoff')])),
     submission: Type.Optional(submissionKey("Step 3's submission token")),
   },
   { additionalProperties: false },
@@ -58,12 +61,12 @@ type BookingFormBody = Partial<Record<BookingTextField, string>> & {
   saveAddress?: 'on';
   [HONEYPOT_FIELD]?: string;
   step?: '1' | '2' | '3';
-  action?: 'next' | 'back';
+  action?: 'next' | 'back' | 'dropoff';
   submission?: string;
 };
 
 function isFinalStep(body: BookingFormBody | undefined): boolean {
-  return typeof body === 'object' && body !== null && body.step === '3' && body.action !== 'back';
+  return typeof body === 'object' && body !== null && body.step === '3' && (body.action ?? 'next') === 'next';
 }
 
 function findPackageParam(value: string | undefined) {
@@ -79,6 +82,8 @@ interface StateExtras {
   submission?: string | null;
   /** Step 3: the server's quote. */
   quote?: Quote | null;
+  /** Step 2 on site: whether the vans come to the postcode. */
+  area?: AreaAnswer | null;
 }
 
 function state(now: Date, step: WizardStep, values: BookingInput, errors: BookingState['errors'] = [], message: string | null = null, extras: StateExtras = {}): BookingState {
@@ -93,6 +98,7 @@ function state(now: Date, step: WizardStep, values: BookingInput, errors: Bookin
     availability: extras.availability ?? null,
     submission: extras.submission ?? null,
     quote: extras.quote ?? null,
+    area: extras.area ?? null,
   };
 }
 
@@ -165,9 +171,23 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           return null;
         }
       };
+      /** Step 2 on site: whether the vans come to a 4-digit postcode (none asked otherwise, nor with the database away). */
+      const areaOf = async (): Promise<AreaAnswer | null> => {
+        if (values.serviceType !== 'onsite' || postcodeOf(values.postalCode) === undefined) return null;
+        try {
+          return areaAnswer(await listZones(app.db), values.postalCode, app.config.business);
+        } catch (caught) {
+          if (!isConnectionError(caught)) throw caught;
+          return null;
+        }
+      };
       const stepTwo = async (status: number, errors: BookingState['errors'] = [], message: string | null = null) =>
-        render(status, state(now, 2, values, errors, message, { availability: await availabilityOf(values.date) }));
+        render(status, state(now, 2, values, errors, message, { availability: await availabilityOf(values.date), area: await areaOf() }));
 
+      if (body.action === 'dropoff') {
+        values.serviceType = 'dropoff';
+        return stepTwo(200);
+      }
       if (body.action === 'back') {
         const previous = Math.max(1, step - 1) as WizardStep;
         return previous === 2 ? stepTwo(200) : render(200, state(now, previous, values));
@@ -179,9 +199,11 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         return errors.length > 0 ? render(400, state(now, 1, values, errors)) : stepTwo(200);
       }
       if (step === 2) {
-        const availability = await availabilityOf(values.date);
+        const [availability, area] = [await availabilityOf(values.date), await areaOf()];
         const errors = withSlotError(validateScheduleStep(values, bookingWindow(now)), availability?.slots ?? null, values.time);
-        if (errors.length > 0) return render(400, state(now, 2, values, errors, null, { availability }));
+        // Outside the service area the times mean nothing: the postcode comes first.
+        if (area?.served === false) errors.unshift({ field: 'postalCode', message: area.message });
+        if (errors.length > 0) return render(400, state(now, 2, values, errors, null, { availability, area }));
         // Step 3 shows the quote, which tells whether the e-mail has booked before: the same budget
         // as POST /v1/quote, so that the probe runs at the documented rate whatever the door.
         try {
@@ -190,7 +212,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           const error = formError(caught);
           if (!error || error.statusCode !== 429) throw caught;
           reply.headers(error.headers);
-          return render(429, state(now, 2, values, [], error.message, { availability }));
+          return render(429, state(now, 2, values, [], error.message, { availability, area }));
         }
         return detailsStep(200, randomUUID());
       }

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { MESSAGES } from '../../domain/messages.ts';
-import { postcodeOf, zoneForPostcode } from '../../domain/service-area.ts';
+import { areaAnswer, postcodeOf } from '../../domain/service-area.ts';
 import { listZones } from '../../db/service-zones.repository.ts';
 import { validationFailed } from '../../errors.ts';
 import { errorResponses } from './schemas.ts';
@@ -20,6 +20,7 @@ export const ServiceAreaAnswer = Type.Object({
     }),
     Type.Null(),
   ]),
+  message: Type.String({ description: "What to tell the customer: the zone and its travel fee, or (not served) that drop-off at the service centre is open to them, with the business's phone" }),
 });
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
@@ -40,9 +41,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       if (postcodeOf(request.query.postalCode) === undefined) throw validationFailed([{ field: 'postalCode', message: MESSAGES.postalCodeInvalid }]);
-      const zone = zoneForPostcode(await listZones(app.db), request.query.postalCode);
+      const { served, zone, message } = areaAnswer(await listZones(app.db), request.query.postalCode, app.config.business);
       reply.header('cache-control', 'public, max-age=60');
-      return { served: zone !== undefined, zone: zone ? { name: zone.name, travelFeeCents: zone.travelFeeCents } : null };
+      return { served, zone, message };
     },
   );
 };

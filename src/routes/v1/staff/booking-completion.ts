@@ -29,6 +29,7 @@ export const ReceiptSchema = Type.Object({
   dateText: Type.String(),
   description: Type.String(),
   quotedCents: Type.Integer({ description: "The booking's total when it was completed" }),
+  travelFeeCents: Type.Integer({ minimum: 0, description: 'The on-site travel fee within the total, GST inclusive (issue 40); 0 for none' }),
   amountCents: Type.Integer({ description: 'What was charged, GST inclusive' }),
   reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the amount differs from the total' }),
   gstCents: Type.Union([Type.Integer(), Type.Null()], { description: 'round(amount × 3 / 23) on a tax invoice; null otherwise' }),

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { SESSION_SECURITY } from '../../../plugins/external/swagger.ts';
 import availabilityStaff from './availability-staff.ts';
+import backups from './backups.ts';
 import bookingCompletion from './booking-completion.ts';
 import bookingCreate from './booking-create.ts';
 import bookingEdit from './booking-edit.ts';
@@ -71,6 +72,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(weatherDays);
   await app.register(emails);
   await app.register(staffMembers);
+  await app.register(backups);
 };
 
 export default staffRoutes;
