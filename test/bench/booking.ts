@@ -96,7 +96,10 @@ const BOOKING_COLUMNS = [
   'street_address', 'suburb', 'city', 'postal_code', 'region', 'landmark', 'save_address', 'name', 'email', 'phone',
   'notes', 'list_price_cents', 'discount_cents', 'total_cents', 'discount_kind', 'discount_percent', 'new_customer',
   'resource_id', 'starts_at', 'ends_at', 'buffer_minutes', 'id', 'manage_nonce', 'manage_token_hash', 'reference',
+  'zone_id', 'travel_fee_cents', 'vehicles', 'lines',
 ] as const;
+/** Columns the app writes as JSON text (jsonb). */
+const JSON_COLUMNS: readonly string[] = ['vehicles', 'lines'];
 const OUTBOX_COLUMNS = ['kind', 'booking_id', 'contact_message_id', 'to_name', 'to_address', 'reply_to_name', 'reply_to_address', 'subject', 'text_body', 'html_body', 'ics', 'ics_method', 'snapshot', 'next_attempt_at'] as const;
 
 const values = (count: number, width: number, from = 0) =>
@@ -187,7 +190,7 @@ async function rawTransaction(url: string) {
       await client.query(SQL.keyClaim, ['create-booking', key, answer!.fingerprint, null, null, 24]);
       await client.query(SQL.placeLocks, [email, phone, 'schedule', `place:onsite:${date}`]);
       await client.query(SQL.facts, [email, phone, todayInAuckland(now), now, date, 'weekly_closed_days', 'min_gap_minutes', dayStart, dayEnd, dayStart, dayEnd]);
-      await client.query(SQL.booking, BOOKING_COLUMNS.map((column) => row[column]));
+      await client.query(SQL.booking, BOOKING_COLUMNS.map((column) => (JSON_COLUMNS.includes(column) ? JSON.stringify(row[column]) : row[column])));
       await client.query(SQL.outbox, mails.flatMap((mail) => OUTBOX_COLUMNS.map((column) => (column === 'booking_id' ? id : column === 'snapshot' ? snapshot : column === 'text_body' || column === 'html_body' || column === 'ics' ? null : mail[column]))));
       await client.query(SQL.keyAnswer, [answer!.response_status, answer!.response_body, 'create-booking', key]);
       await client.query('commit');
