@@ -79,7 +79,10 @@ export interface ManagedBooking {
   reference: string;
   /** The package, with the coating term for Ceramic Coating. */
   service: string;
+  /** The first vehicle's size. */
   vehicle: string;
+  /** How many vehicles the visit has (issue 41): with more than one the page names them line by line. */
+  vehicles: number;
   date: string;
   time: string;
   /** 'Saturday 5 December 2026, 9:00 am' (Auckland). */

@@ -7,6 +7,7 @@
 import t from 'tap';
 import { buildTestApp, forEachBackend } from './helper.ts';
 import { inDays } from './support/payloads.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 
 const hydrationState = (html: string) => JSON.parse(/<script type="application\/json" id="__DATA__">([\s\S]*?)<\/script>/.exec(html)![1]!).state;
 const form = (fields: [string, string][]) => new URLSearchParams(fields).toString();
@@ -70,6 +71,14 @@ await forEachBackend(t, async (t, backend) => {
     const row = await app.db.selectFrom('bookings').selectAll().where('email', '=', 'two@example.com').executeTakeFirstOrThrow();
     t.match(row.vehicles, [{ service: 'Quick Clean', addOns: ['pet-hair'], plate: 'ABC123' }, { service: 'Express Clean', vehicleType: 'suv' }], 'both vehicles and the add-on are stored');
     t.equal(row.list_price_cents, 6900 + 4500 + 12500);
+
+    const manage = await app.inject(new URL((await manageLinkFor(app.db, row.id, 'http://x'))!).pathname);
+    t.equal(manage.statusCode, 200);
+    t.match(manage.body, /<dt>Vehicles<\/dt><dd>2 vehicles<\/dd>/, 'the manage page counts the vehicles');
+    t.notMatch(manage.body, /<dt>Package<\/dt>/, 'instead of one package');
+    t.match(manage.body, /<dt>ABC123: Quick Clean, Small Car<\/dt><dd>\$69\.00<\/dd><\/div><div><dt>ABC123: Pet hair removal<\/dt><dd>\$45\.00<\/dd><\/div><div><dt>Vehicle 2: Express Clean, SUV\/UTE<\/dt><dd>\$125\.00<\/dd>/, 'and lists its lines');
+    t.notMatch(manage.body, /List price/);
+    t.match(manage.body, /<dt>First-service discount 15%<\/dt><dd>−\$35\.85<\/dd><\/div><div class="fact-total"><dt>Total \(pay on completion\)<\/dt><dd>\$203\.15<\/dd>/, 'then the discount and the total');
   });
 
   t.test("a service page's Book Now opens the wizard with its add-on and a package it fits", async (t) => {

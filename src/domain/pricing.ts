@@ -75,6 +75,11 @@ export function quoteFor(listCents: number, firstService: boolean, travelFeeCent
 export type JobQuote = Quote & { lines: JobLine[]; durationMinutes: number };
 
 
+/** The words for a line of a job: its description, with how many when more than one ('Pet hair removal × 2'). */
+export function lineLabel(line: Pick<JobLine, 'description' | 'quantity'>): string {
+  return line.quantity > 1 ? `${line.description} × ${line.quantity}` : line.description;
+}
+
 /** The words for a travel fee line. */
 export const TRAVEL_FEE_LABEL = 'Travel fee';
 
