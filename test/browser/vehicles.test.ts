@@ -28,7 +28,7 @@ t.test('several vehicles and add-ons in the wizard', async (t) => {
       const first = page.getByRole('group', { name: 'Vehicle 1', exact: true });
       await first.getByRole('radio', { name: /Small Car/ }).check();
       await first.getByRole('checkbox', { name: /Pet hair removal/ }).check();
-      await first.getByLabel('Plate (optional)').fill('abc 123');
+      await first.getByLabel('Plate').fill('abc 123');
 
       await page.getByRole('button', { name: 'Add another vehicle' }).click();
       const second = page.getByRole('group', { name: 'Vehicle 2', exact: true });
@@ -89,16 +89,16 @@ t.test('several vehicles and add-ons in the wizard', async (t) => {
     const first = page.getByRole('group', { name: 'Vehicle 1', exact: true });
     await first.getByRole('radio', { name: /Small Car/ }).check();
     await first.getByRole('checkbox', { name: /Pet hair removal/ }).check();
-    await first.getByLabel('Make (optional)').fill('Toyota');
-    await first.getByLabel('Plate (optional)').fill('abc 123');
+    await first.getByLabel('Make').fill('Toyota');
+    await first.getByLabel('Plate').fill('abc 123');
     await page.getByRole('button', { name: 'Add another vehicle' }).click();
 
     const second = page.getByRole('group', { name: 'Vehicle 2', exact: true });
     await second.waitFor();
     t.ok(await first.getByRole('radio', { name: /Small Car/ }).isChecked(), 'the size is kept');
     t.ok(await first.getByRole('checkbox', { name: /Pet hair removal/ }).isChecked(), 'and the add-on');
-    t.equal(await first.getByLabel('Make (optional)').inputValue(), 'Toyota');
-    t.equal(await first.getByLabel('Plate (optional)').inputValue(), 'abc 123', 'and the details');
+    t.equal(await first.getByLabel('Make').inputValue(), 'Toyota');
+    t.equal(await first.getByLabel('Plate').inputValue(), 'abc 123', 'and the details');
     await second.locator('.package-head', { hasText: 'Express Clean' }).click();
     await second.getByRole('radio', { name: /SUV/ }).check();
     await page.screenshot({ path: '/tmp/wt41c-nojs-step1.png', fullPage: true });
@@ -106,7 +106,7 @@ t.test('several vehicles and add-ons in the wizard', async (t) => {
     await second.getByRole('button', { name: 'Remove vehicle 2' }).click();
     await page.getByRole('button', { name: 'Add another vehicle' }).waitFor();
     t.equal(await page.getByRole('group', { name: 'Vehicle 2', exact: true }).count(), 0, 'Remove takes it out');
-    t.equal(await first.getByLabel('Plate (optional)').inputValue(), 'abc 123', 'and keeps the first');
+    t.equal(await first.getByLabel('Plate').inputValue(), 'abc 123', 'and keeps the first');
     t.same(problems.cspViolations, []);
     await page.context().close();
   });

@@ -202,13 +202,14 @@ const DETAILS = [
 function VehicleDetails(props: VehicleProps) {
   const { index, vehicle, change } = props;
   return (
-    <div className="vehicle-details">
+    <fieldset className="choice-group vehicle-details">
+      <legend>Vehicle details (optional)</legend>
       {DETAILS.map(([field, label, example]) => {
         const id = index === 0 ? `${ID}-${field}` : `${ID}-vehicles[${index}].${field}`;
         const error = errorOf(props, field);
         return (
           <div key={field} className={error ? 'field has-error' : 'field'}>
-            <label htmlFor={id}>{`${label} (optional)`}</label>
+            <label htmlFor={id}>{label}</label>
             <input
               id={id}
               name={vehicleFormName(index, field)}
@@ -224,7 +225,7 @@ function VehicleDetails(props: VehicleProps) {
           </div>
         );
       })}
-    </div>
+    </fieldset>
   );
 }
 
