@@ -1,5 +1,5 @@
 /** The page-specific state the server hands to a page (see PageProps.state). */
-import type { BookingInput } from '#domain/booking-rules.ts';
+import type { WizardInput } from '#domain/booking-rules.ts';
 import type { ContactInput } from '#domain/contact-rules.ts';
 import type { FieldError } from '#domain/messages.ts';
 import type { DayAvailability } from '#domain/availability.ts';
@@ -17,7 +17,7 @@ export type WizardStep = 1 | 2 | 3;
 
 export interface BookingState {
   step: WizardStep;
-  values: BookingInput;
+  values: WizardInput;
   errors: FieldError[];
   /** A message about the whole request (a full slot, an unavailable service), not one field. */
   formError: string | null;
@@ -79,7 +79,10 @@ export interface ManagedBooking {
   reference: string;
   /** The package, with the coating term for Ceramic Coating. */
   service: string;
+  /** The first vehicle's size. */
   vehicle: string;
+  /** How many vehicles the visit has (issue 41): with more than one the page names them line by line. */
+  vehicles: number;
   date: string;
   time: string;
   /** 'Saturday 5 December 2026, 9:00 am' (Auckland). */

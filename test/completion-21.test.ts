@@ -15,6 +15,7 @@ import { inDays, testNow } from './support/payloads.ts';
 import { outbox } from './support/mail.ts';
 import { composeQueued } from '../src/mail/booking-mail.ts';
 import { seed, staffApp } from './support/completion.ts';
+import { emptyVehicle, jobLines } from '../src/domain/job.ts';
 
 const GST = '123-456-789';
 const REVIEW = 'https://reviews.example.com/auckland-valet';
@@ -168,6 +169,45 @@ await forEachBackend(t, async (t, backend) => {
     t.match(css, /@media print\{[^}]*\.site-header/, 'the print style leaves out the site header');
     t.equal((await app.inject(`/booking/manage/${token}/receipt`)).statusCode, 200, 'also under the manage link');
     t.equal((await app.inject(`/booking/receipt/${'A'.repeat(43)}`)).statusCode, 404);
+  });
+
+  t.test('a visit of two vehicles with an add-on (issue 41): a line each on the receipt, its e-mail and the API', async (t) => {
+    const vehicles = [
+      { ...emptyVehicle(), service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm', addOns: ['pet-hair'], plate: 'ABC123' },
+      { ...emptyVehicle(), service: 'Express Clean', vehicleType: 'suv', selectedVehicleType: 'suv' },
+    ];
+    const lines = jobLines(vehicles)!;
+    const id = await seed(app, {
+      date: inDays(-1),
+      vehicles: JSON.stringify(vehicles),
+      lines: JSON.stringify(lines),
+      list_price_cents: 23900,
+      discount_cents: 3585,
+      discount_kind: 'first-service',
+      discount_percent: 15,
+      travel_fee_cents: 1500,
+      total_cents: 21815,
+    });
+    const res = await complete(id, {});
+    t.equal(res.statusCode, 200, res.body);
+    const { receipt } = res.json();
+    t.match(receipt.description, /^2 vehicles, at your address, /);
+    t.same(receipt.lines, [
+      { description: 'ABC123: Quick Clean, Small Car', quantity: 1, amountCents: 6900 },
+      { description: 'ABC123: Pet hair removal', quantity: 1, amountCents: 4500 },
+      { description: 'Vehicle 2: Express Clean, SUV/UTE', quantity: 1, amountCents: 12500 },
+      { description: 'First-service discount 15%', quantity: 1, amountCents: -3585 },
+    ]);
+    t.equal(receipt.lines.reduce((sum: number, l: { amountCents: number }) => sum + l.amountCents, 0) + receipt.travelFeeCents, receipt.quotedCents, 'with the travel fee the lines add up to the quote');
+    t.match(receipt, { amountCents: 21815, gstCents: gstOfCents(21815) });
+
+    const html = (await app.inject(`/booking/receipt/${(await manageLinkFor(app.db, id, 'http://x'))!.split('/').at(-1)}`)).body;
+    t.match(html, /<dt>ABC123: Pet hair removal<\/dt><dd>\$45\.00<\/dd><\/div><div><dt>Vehicle 2: Express Clean, SUV\/UTE<\/dt><dd>\$125\.00<\/dd>/, 'the page lists the lines');
+    t.match(html, /<dt>Travel fee<\/dt><dd>\$15\.00<\/dd>/);
+    t.match(html, `<dt>GST included</dt><dd>${formatNzd(gstOfCents(21815))}</dd>`, 'and the GST in the total');
+    const mail = (await outbox(app, id)).map((m) => composeQueued(m, app.mail)).find((m) => m.kind === 'booking-receipt')!;
+    t.match(mail.text_body, /ABC123: Quick Clean, Small Car: \$69\.00/, 'and so does the e-mail');
+    t.match(mail.text_body, /First-service discount 15%: -\$35\.85/);
   });
 
   t.test('the review request: never twice, and skipped when the job is reopened before it is due', async (t) => {

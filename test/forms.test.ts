@@ -54,11 +54,11 @@ forEachBackend(t, async (t, backend) => {
   t.test('booking: each step is checked with the shared rules and the values ride along', async (t) => {
     const step1 = await post('/booking', { step: '1', action: 'next', service: 'Ceramic Coating' });
     t.equal(step1.statusCode, 400, 'no size chosen');
-    t.match(hydrationState(step1.body), { step: 1, errors: [{ field: 'vehicleType', message: 'Please select your vehicle size' }], values: { coatingType: 'coat1' } });
+    t.match(hydrationState(step1.body), { step: 1, errors: [{ field: 'vehicleType', message: 'Please select your vehicle size' }], values: { vehicles: [{ coatingType: 'coat1' }] } });
 
     const step2 = await post('/booking', { step: '1', action: 'next', service: 'Ceramic Coating', selectedVehicleType: 'Sedan' });
     t.equal(step2.statusCode, 200);
-    t.match(hydrationState(step2.body), { step: 2, errors: [], values: { service: 'Ceramic Coating', coatingType: 'coat1', vehicleType: 'mid', selectedVehicleType: 'Sedan' } });
+    t.match(hydrationState(step2.body), { step: 2, errors: [], values: { vehicles: [{ service: 'Ceramic Coating', coatingType: 'coat1', vehicleType: 'mid', selectedVehicleType: 'Sedan' }] } });
     t.match(step2.body, /<input type="hidden" name="vehicleType" value="mid"\/>/);
 
     const missing = await post('/booking', { step: '2', action: 'next', service: 'Ceramic Coating', coatingType: 'coat1', vehicleType: 'mid', selectedVehicleType: 'Sedan', serviceType: 'onsite' });

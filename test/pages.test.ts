@@ -79,7 +79,7 @@ t.test('pages', async (t) => {
       '/services': ['Exterior Washing', 'Interior Cleaning', 'Paint Protection', 'Window Tinting', 'id="full-detail"', 'id="categories-details"', 'href="/services/headlight"', 'href="/services/engine-bay"'],
       '/pricing': ['Vehicle type', 'Small Car', 'Medium Car', 'SUV/Van', 'Most Popular', '1 Year Protection', '3 Year Protection', 'per service', 'href="/booking?package=quick-clean"', 'Frequently Asked Questions', 'How long does a service take?', 'Book an Appointment', 'name="faq"'],
       '/contact': ['Contact Us', 'Visit Us', 'Call Us', 'Email Us', 'Business Hours', 'Monday - Saturday: 7:00 AM - 9:00 PM', 'Send us a Message', '09 555 0199', '<iframe', 'Ready to Transform Your Vehicle?', 'name="message"'],
-      '/booking': ['Back to Home', 'Select Service', 'Choose Date &amp; Time', 'Your Details', 'Step <!-- -->1<!-- --> of 3', 'Select Your Service Package', 'Starting from', 'Continue to Booking', 'Monday - Sunday: 6:30 am - 8:30 pm'],
+      '/booking': ['Back to Home', 'Select Service', 'Choose Date &amp; Time', 'Your Details', 'Step <!-- -->1<!-- --> of 3', 'Your vehicles', 'Starting from', 'Continue to Booking', 'Monday - Sunday: 6:30 am - 8:30 pm'],
       '/privacy-policy': ['Privacy Policy', 'Last updated: November 2026', 'do not sell', 'Two years (24 months)', 'correction', '90 days', 'href="/booking"', 'href="/contact"', 'Back to Home'],
       '/terms': ['Terms of Service', 'Last updated: May 2024', '24 hours', 'No-shows', 'cash, bank transfer', 'weather'],
       '/testimonials': ['What our customers say', 'Sarah M.', 'Michael L.'],
@@ -182,14 +182,14 @@ t.test('pages', async (t) => {
 
   t.test('?package= preselects a package, by id or by name; anything else is ignored', async (t) => {
     const byId = hydrationData((await app.inject('/booking?package=ceramic-coating')).body);
-    t.match(byId.state.values, { service: 'Ceramic Coating', coatingType: 'coat1' });
+    t.match(byId.state.values.vehicles, [{ service: 'Ceramic Coating', coatingType: 'coat1' }]);
     t.match(byId.state, { step: 1, minDate: /^\d{4}-\d{2}-\d{2}$/ });
     const byName = (await app.inject('/booking?package=Quick%20Clean')).body;
-    t.match(hydrationData(byName).state.values, { service: 'Quick Clean', coatingType: '' });
+    t.match(hydrationData(byName).state.values.vehicles, [{ service: 'Quick Clean', coatingType: '' }]);
     t.match(byName, /<input [^>]*id="service-quick-clean"[^>]*checked=""/, 'the package is checked in the markup, for readers without JavaScript');
     const unknown = await app.inject('/booking?package=free-wash&utm_source=newsletter');
     t.equal(unknown.statusCode, 200);
-    t.equal(hydrationData(unknown.body).state.values.service, '');
+    t.equal(hydrationData(unknown.body).state.values.vehicles[0].service, '');
     t.match(unknown.body, '<link rel="canonical" href="https://valet.example.nz/booking">');
   });
 

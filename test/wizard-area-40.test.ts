@@ -107,12 +107,14 @@ await forEachBackend(t, async (t, backend) => {
     const switched = await post({ ...fields, action: 'dropoff' });
     t.equal(switched.statusCode, 200);
     const after = hydrationState(switched.body);
-    t.match(after, { step: 2, errors: [], area: null, values: { ...CHRISTCHURCH, serviceType: 'dropoff', landmark: 'By the cathedral', date: inDays(6), time: '12:00' } });
+    const { service, vehicleType, selectedVehicleType, ...place } = CHRISTCHURCH;
+    const vehicle = { service, vehicleType, selectedVehicleType };
+    t.match(after, { step: 2, errors: [], area: null, values: { ...place, vehicles: [vehicle], serviceType: 'dropoff', landmark: 'By the cathedral', date: inDays(6), time: '12:00' } });
     t.match(switched.body, /<input type="radio" id="serviceType-dropoff" name="serviceType" checked=""/);
     t.ok(after.availability, "the date's times are shown for drop-off");
 
-    const { saveAddress: _unticked, ...kept } = after.values;
-    const next = await post({ ...kept, step: '2', action: 'next' });
+    const { saveAddress: _unticked, vehicles: _vehicles, ...kept } = after.values;
+    const next = await post({ ...kept, ...vehicle, step: '2', action: 'next' });
     t.equal(next.statusCode, 200);
     t.match(hydrationState(next.body), { step: 3, quote: { travelFeeCents: 0 } });
   });

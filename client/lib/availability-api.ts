@@ -1,8 +1,9 @@
 /** The booking wizard's availability calls, a module of its own so only the wizard's later steps load it. */
 import type { DayAvailability, DaySummary } from '#domain/availability.ts';
+import type { VehicleChoice } from '#domain/job.ts';
 import type { AreaAnswer } from '#domain/service-area.ts';
 
-/** The job the times are asked for: the wizard's choices (empty ones are left out), with the postcode on site. */
+/** The job the times are asked for: the choices (empty ones are left out), with the postcode on site. */
 export interface JobChoice {
   service: string;
   vehicleType: string;
@@ -11,11 +12,31 @@ export interface JobChoice {
   postalCode?: string;
 }
 
-/** The query string naming a job, in a fixed order (also the key the wizard compares answers by). */
-export function jobParams(job: JobChoice): string {
-  return (['service', 'vehicleType', 'coatingType', 'serviceType', 'postalCode'] as const)
-    .filter((key) => job[key])
-    .map((key) => `${key}=${encodeURIComponent(job[key]!)}`)
+/** A job of one to four vehicles with their add-ons (issue 41), as the booking wizard asks for it. */
+export interface VehiclesJob {
+  vehicles: readonly Pick<VehicleChoice, 'service' | 'vehicleType' | 'coatingType' | 'addOns'>[];
+  serviceType: string;
+  postalCode?: string;
+}
+
+/**
+ * The query string naming a job, in a fixed order (also the key the wizard compares answers by).
+ * A parameter empty for every vehicle is left out, so one vehicle without add-ons is asked for as
+ * before issue 41; several repeat each parameter in vehicle order, empty ones keeping their place.
+ */
+export function jobParams(job: JobChoice | VehiclesJob): string {
+  const vehicles = 'vehicles' in job ? job.vehicles : [{ ...job, addOns: [] }];
+  const lists: [string, string[]][] = [
+    ['service', vehicles.map((v) => v.service)],
+    ['vehicleType', vehicles.map((v) => v.vehicleType)],
+    ['coatingType', vehicles.map((v) => v.coatingType)],
+    ['addOns', vehicles.map((v) => v.addOns.join(','))],
+    ['serviceType', [job.serviceType]],
+    ['postalCode', [job.postalCode ?? '']],
+  ];
+  return lists
+    .filter(([, values]) => values.some(Boolean))
+    .flatMap(([key, values]) => values.map((value) => `${key}=${encodeURIComponent(value)}`))
     .join('&');
 }
 
@@ -26,12 +47,12 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 /** A date's start times for the job, as they stand (GET /v1/availability). */
-export function getAvailability(date: string, job: JobChoice): Promise<DayAvailability> {
+export function getAvailability(date: string, job: JobChoice | VehiclesJob): Promise<DayAvailability> {
   return getJson(`/v1/availability?date=${encodeURIComponent(date)}&${jobParams(job)}`);
 }
 
 /** Each date's number of starts at which the job fits, from `from` to `to` (GET /v1/availability/days, at most 62 days). */
-export async function getAvailableDays(from: string, to: string, job: JobChoice): Promise<DaySummary[]> {
+export async function getAvailableDays(from: string, to: string, job: JobChoice | VehiclesJob): Promise<DaySummary[]> {
   return (await getJson<{ days: DaySummary[] }>(`/v1/availability/days?from=${from}&to=${to}&${jobParams(job)}`)).days;
 }
 

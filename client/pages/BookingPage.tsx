@@ -10,10 +10,11 @@ import { Honeypot } from '../components/Honeypot.tsx';
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import {
   ADDRESS_FIELDS,
-  completeServiceChoice,
+  completeVehicle,
   validateDetailsStep,
-  validateServiceStep,
-  type BookingInput,
+  validateVehiclesStep,
+  vehicleFormName,
+  type WizardInput,
 } from '#domain/booking-rules.ts';
 import { PACKAGES } from '#domain/catalogue.ts';
 import { MESSAGES, type FieldError } from '#domain/messages.ts';
@@ -21,7 +22,7 @@ import { focusFirstError } from '../components/field-errors.ts';
 import { Icon } from '../components/Icon.tsx';
 import { BookingSummary } from '../components/booking/BookingSummary.tsx';
 import { laterSteps, loadLaterSteps, type LaterStepsModule } from '../components/booking/later-steps-loader.ts';
-import { ServiceStep } from '../components/booking/ServiceStep.tsx';
+import { VehiclesStep } from '../components/booking/VehiclesStep.tsx';
 import { WizardProgress } from '../components/booking/WizardProgress.tsx';
 import { ID } from '../components/booking/types.ts';
 import { useQuote } from '../components/booking/use-quote.ts';
@@ -32,13 +33,13 @@ import type { BookingState, WizardStep } from '../page-state.ts';
 import './BookingPage.css';
 
 const STEP_HEADINGS: Record<WizardStep, string> = {
-  1: 'Select Your Service Package',
+  1: 'Your vehicles',
   2: 'Choose Date, Time & Location',
   3: 'Your Details',
 };
 
-const STEP_CONTROLS: Record<WizardStep, readonly (keyof BookingInput)[]> = {
-  1: ['service', 'coatingType', 'selectedVehicleType'],
+const STEP_CONTROLS: Record<WizardStep, readonly (keyof WizardInput)[]> = {
+  1: ['vehicles'],
   2: ['date', 'time', 'serviceType', ...ADDRESS_FIELDS, 'landmark', 'saveAddress'],
   3: ['name', 'email', 'phone', 'notes'],
 };
@@ -48,14 +49,20 @@ const STEP_CONTROLS: Record<WizardStep, readonly (keyof BookingInput)[]> = {
  * The values of the other steps, carried as hidden fields so that a plain form post keeps them,
  * and step 3's submission token (see BookingState).
  */
-function HiddenValues({ values, step, submission }: { values: BookingInput; step: WizardStep; submission: string | null }) {
+function HiddenValues({ values, step, submission }: { values: WizardInput; step: WizardStep; submission: string | null }) {
   const shown = STEP_CONTROLS[step];
   return (
     <>
       <input type="hidden" name="step" value={step} />
       {step === 3 && submission && <input type="hidden" name="submission" value={submission} />}
-      {(Object.keys(values) as (keyof BookingInput)[])
-        .filter((key) => !shown.includes(key) && key !== 'addOns' && key !== 'vehicles')
+      {step > 1 &&
+        values.vehicles.flatMap((vehicle, i) =>
+          (['service', 'coatingType', 'vehicleType', 'selectedVehicleType', 'make', 'model', 'colour', 'plate', 'addOns'] as const).flatMap((field) =>
+            [vehicle[field]].flat().map((value) => <input key={`${i}${field}${value}`} type="hidden" name={vehicleFormName(i, field)} value={value} />),
+          ),
+        )}
+      {(Object.keys(values) as (keyof WizardInput)[])
+        .filter((key) => !shown.includes(key) && key !== 'vehicles')
         .map((key) =>
           key === 'saveAddress' ? (
             values.saveAddress && <input key={key} type="hidden" name={key} value="on" />
@@ -79,7 +86,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
   const hydrated = useHydrated();
   const [later, setLater] = useState(laterSteps);
   const [step, setStep] = useState<WizardStep>(state.step);
-  const [values, setValues] = useState<BookingInput>(state.values);
+  const [values, setValues] = useState<WizardInput>(state.values);
   const [errors, setErrors] = useState<FieldError[]>(state.errors);
   const [formError, setFormError] = useState<string | null>(state.formError);
   const [loading, setLoading] = useState(false);
@@ -91,13 +98,13 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
   const previousStep = useRef(step);
   const [quote, serverQuote] = useQuote(values, state.quote, state.values, area);
 
-  const update = (change: Partial<BookingInput>) => setValues((current) => ({ ...current, ...change }));
+  const update = (change: Partial<WizardInput>) => setValues((current) => ({ ...current, ...change }));
 
   useEffect(() => {
     // A package passed as navigation state (the original pricing page's way) preselects it too.
     const passed: unknown = window.history.state?.package;
     const pkg = typeof passed === 'string' ? PACKAGES.find((p) => p.name === passed || p.id === passed) : undefined;
-    if (pkg) setValues((current) => (current.service ? current : completeServiceChoice({ ...current, service: pkg.name })));
+    if (pkg) setValues((current) => (current.vehicles[0]!.service ? current : { ...current, vehicles: [completeVehicle({ ...current.vehicles[0]!, service: pkg.name })] }));
   }, []);
 
 
@@ -146,8 +153,8 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
     event.preventDefault();
     if (loading) return;
     if (step === 1) {
-      const completed = completeServiceChoice(values);
-      const found = validateServiceStep(completed);
+      const completed = { ...values, vehicles: values.vehicles.map(completeVehicle) };
+      const found = validateVehiclesStep(completed);
       if (found.length > 0) return showErrors(found);
       setValues(completed);
       if (later) return goTo(2);
@@ -193,8 +200,15 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
                 {formError}
               </p>
             )}
+            {/* Enter in a vehicle's field continues: the form's default button is its first submit
+                button, and step 1's Add and Remove come before Continue. */}
+            {step === 1 && (
+              <button type="submit" name="action" value="next" hidden>
+                Continue
+              </button>
+            )}
             {step === 3 && <Honeypot />}
-            {step === 1 && <ServiceStep values={values} errors={errors} update={update} />}
+            {step === 1 && <VehiclesStep values={values} errors={errors} update={update} />}
             {step === 2 && later && (
               <later.ScheduleStep
                 values={values}

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { telHref } from '#domain/business.ts';
 import { durationText } from '#domain/catalogue.ts';
 import { awaitingConfirmationText, CONFIRM_BOOKING_LABEL, cutoffExplanation, MANAGE_MESSAGES, moveLimitExplanation } from '#domain/manage-rules.ts';
-import { adjustmentLabel, discountLabel, formatNzd, TRAVEL_FEE_LABEL } from '#domain/pricing.ts';
+import { adjustmentLabel, discountLabel, formatNzd, lineLabel, TRAVEL_FEE_LABEL } from '#domain/pricing.ts';
 import { weatherMoveText } from '#domain/weather-day.ts';
 import { errorFor } from '../components/field-errors.ts';
 import type { PageProps } from '../page-props.ts';
@@ -32,16 +32,28 @@ const HEADINGS: Record<ManageState['view'], string> = {
 
 function BookingFacts({ booking }: { booking: ManagedBooking }) {
   const { quote } = booking;
+  // One line: the package is named above, so its price reads as the list price (as in the e-mails).
+  const lines = quote.lines ?? [];
   const where = `${booking.where.kind === 'dropoff' ? 'Drop-off at our service centre' : 'At your address'}: ${booking.where.lines.join(', ')}`;
   return (
     <FactList className="manage-facts">
       <Fact label="Reference" value={booking.reference} />
       <Fact label="Status" value={STATUS_TEXT[booking.status] ?? booking.status} alert={booking.status === 'cancelled'} />
-      <Fact label="Package" value={booking.service} />
-      <Fact label="Vehicle" value={booking.vehicle} />
+      {booking.vehicles > 1 ? (
+        <Fact label="Vehicles" value={`${booking.vehicles} vehicles`} />
+      ) : (
+        <>
+          <Fact label="Package" value={booking.service} />
+          <Fact label="Vehicle" value={booking.vehicle} />
+        </>
+      )}
       <Fact label="When" value={booking.when} />
       <Fact label="Where" value={where} />
-      <Fact label="List price" value={formatNzd(quote.listPriceCents)} />
+      {lines.length > 1 ? (
+        lines.map((line, i) => <Fact key={i} label={lineLabel(line)} value={formatNzd(line.totalCents)} />)
+      ) : (
+        <Fact label="List price" value={formatNzd(quote.listPriceCents)} />
+      )}
       {quote.discount && <Fact label={discountLabel(quote.discount)} value={`−${formatNzd(quote.discountCents)}`} />}
       {quote.travelFeeCents > 0 && <Fact label={TRAVEL_FEE_LABEL} value={formatNzd(quote.travelFeeCents)} />}
       {quote.adjustment && <Fact label={adjustmentLabel(quote.adjustment)} value={formatNzd(quote.adjustment.cents)} />}

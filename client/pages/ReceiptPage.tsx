@@ -6,7 +6,7 @@
  */
 import type { ReceiptState } from '#domain/completion.ts';
 import { PAYMENT_METHOD_LABELS } from '#domain/completion.ts';
-import { formatNzd, TRAVEL_FEE_LABEL } from '#domain/pricing.ts';
+import { formatNzd, lineLabel, TRAVEL_FEE_LABEL } from '#domain/pricing.ts';
 import type { PageProps } from '../page-props.ts';
 import { Fact, FactList } from '../components/FactList.tsx';
 import './ReceiptPage.css';
@@ -30,6 +30,9 @@ export default function ReceiptPage({ state }: PageProps<ReceiptState>) {
           <Fact label="To" value={receipt.customer.name} />
           <Fact label="Booking reference" value={receipt.reference} />
           <Fact label="Description" value={receipt.description} />
+          {receipt.lines.map((line, i) => (
+            <Fact key={i} label={lineLabel(line)} value={formatNzd(line.amountCents)} />
+          ))}
           {receipt.travelFeeCents > 0 && <Fact label={TRAVEL_FEE_LABEL} value={formatNzd(receipt.travelFeeCents)} />}
           {changed && <Fact label="Quoted" value={formatNzd(receipt.quotedCents)} />}
           {changed && <Fact label="Change" value={receipt.reason ?? ''} />}

@@ -86,7 +86,12 @@ export default function ServiceDetailPage({ path }: PageProps) {
           </div>
         </div>
       </section>
-      <CallToAction title="Book your service today" text="Pick a package and a time that suits you, or ask us for a quote." secondary={{ href: '/contact', label: 'Ask for a quote' }} />
+      <CallToAction
+        title="Book your service today"
+        text="Pick a package and a time that suits you, or ask us for a quote."
+        primary={{ href: detail.addOn ? `/booking?addOn=${detail.addOn}` : '/booking', label: 'Book Now' }}
+        secondary={{ href: '/contact', label: 'Ask for a quote' }}
+      />
     </>
   );
 }

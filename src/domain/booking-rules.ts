@@ -12,7 +12,8 @@ import {
   isVehicleType,
 } from './catalogue.ts';
 import { MESSAGES, type FieldError } from './messages.ts';
-import { JOB_MESSAGES, MAX_VEHICLES, normalisePlate, vehicleExtrasErrors, type VehicleChoice } from './job.ts';
+import { addOnsFor } from './add-ons.ts';
+import { JOB_MESSAGES, MAX_VEHICLES, emptyVehicle, normalisePlate, vehicleExtrasErrors, type VehicleChoice } from './job.ts';
 import { TIME_SLOTS } from './schedule.ts';
 import { EMAIL_PATTERN, isBlank, validateText } from './text-rules.ts';
 
@@ -332,7 +333,7 @@ export function validateBooking(input: BookingInput, window: DateWindow, options
  * package. (The original compared against the misspelt 'Cerimic Coating', so for the real package
  * neither the default nor the coating rule ever applied; here they do.)
  */
-export function completeServiceChoice(input: BookingInput): BookingInput {
+export function completeServiceChoice<T extends Pick<BookingInput, 'service' | 'coatingType' | 'vehicleType' | 'selectedVehicleType'>>(input: T): T {
   return {
     ...input,
     vehicleType: vehicleTypeForSize(input.selectedVehicleType),
@@ -342,12 +343,61 @@ export function completeServiceChoice(input: BookingInput): BookingInput {
 
 export type WizardStepNumber = 1 | 2 | 3;
 
-const STEP_ONE_FIELDS: readonly string[] = ['service', 'coatingType', 'vehicleType', 'selectedVehicleType'];
+const STEP_ONE_FIELDS: readonly string[] = ['service', 'coatingType', 'vehicleType', 'selectedVehicleType', 'make', 'model', 'colour', 'plate', 'vehicles'];
 const STEP_TWO_FIELDS: readonly string[] = ['date', 'time', 'serviceType', ...ADDRESS_FIELDS, 'landmark', 'saveAddress'];
 
 /** The wizard step on which a payload key is filled in. */
 export function stepOfField(field: string): WizardStepNumber {
-  if (STEP_ONE_FIELDS.includes(field)) return 1;
+  if (STEP_ONE_FIELDS.includes(field) || /^(vehicles|addOns)\[/.test(field)) return 1;
   if (STEP_TWO_FIELDS.includes(field)) return 2;
   return 3;
+}
+
+/**
+ * The wizard's state (issue 41): the original fields but the package ones, which each vehicle of
+ * `vehicles` (one to four) holds. The first vehicle's controls keep the original names (`service`,
+ * `addOns`, `plate`) and its errors theirs, so a single vehicle's form and messages are as before;
+ * a later vehicle's are named `vehicles[1][service]` in forms and `vehicles[1].service` in errors.
+ */
+export type WizardInput = Omit<BookingInput, (typeof PACKAGE_FIELDS)[number] | 'addOns' | 'vehicles'> & { vehicles: VehicleChoice[] };
+
+export function emptyWizard(): WizardInput {
+  const { service, coatingType, vehicleType, selectedVehicleType, ...rest } = emptyBooking();
+  return { ...rest, vehicles: [emptyVehicle()] };
+}
+
+/** A vehicle's field in the wizard's forms and errors (see WizardInput). */
+export const vehicleFormName = (i: number, field: string) => (i === 0 ? field : `vehicles[${i}][${field}]`);
+export const vehicleErrorField = (i: number, field: string) => (i === 0 ? field : `vehicles[${i}].${field}`);
+
+/** An error of a body sent with `vehicles`, named as the wizard names it. */
+export const wizardField = (error: FieldError): FieldError => ({ ...error, field: error.field.replace(/^vehicles\[0\]\./, '') });
+
+/**
+ * What the wizard sends: the original body for one vehicle without details (with `addOns` when it
+ * has some), else `vehicles`, which alone can say more.
+ */
+export function jobBody(input: WizardInput): BookingInput {
+  const { vehicles, ...rest } = input;
+  const [first] = vehicles;
+  if (vehicles.length === 1 && first && !first.make && !first.model && !first.colour && !first.plate) {
+    const { service, coatingType, vehicleType, selectedVehicleType, addOns } = first;
+    return { ...rest, service, coatingType, vehicleType, selectedVehicleType, ...(addOns.length > 0 ? { addOns } : {}) };
+  }
+  return { ...rest, service: '', coatingType: '', vehicleType: '', selectedVehicleType: '', vehicles };
+}
+
+/**
+ * A vehicle as the wizard leaves step 1: its choice completed (completeServiceChoice) and its
+ * add-ons those that fit the package, each once: a package changed without JavaScript leaves the
+ * boxes ticked under the other one.
+ */
+export function completeVehicle(vehicle: VehicleChoice): VehicleChoice {
+  const fits = addOnsFor(vehicle.service);
+  return completeServiceChoice({ ...vehicle, addOns: [...new Set(vehicle.addOns)].filter((id) => fits.some((addOn) => addOn.id === id)) });
+}
+
+/** Step 1 of the wizard: every vehicle's rules, named as the wizard names its fields. */
+export function validateVehiclesStep(input: WizardInput): FieldError[] {
+  return jobOf(jobBody(input)).errors.map(wizardField);
 }

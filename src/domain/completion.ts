@@ -59,6 +59,14 @@ export function completionErrors(input: CompletionInput, totalCents: number): Fi
   return errors;
 }
 
+/** A line of a receipt: a vehicle's package or add-on, or the quote's discount or price adjustment. */
+export interface ReceiptLine {
+  description: string;
+  quantity: number;
+  /** The line's amount, GST inclusive: quantity × the unit price, negative for a discount. */
+  amountCents: number;
+}
+
 /** A completed job's receipt: a tax invoice when the business was GST-registered at completion. */
 export interface Receipt {
   kind: 'tax-invoice' | 'receipt';
@@ -71,8 +79,14 @@ export interface Receipt {
   /** The completion's date (YYYY-MM-DD, Auckland) and as people read it. */
   date: string;
   dateText: string;
-  /** What was done: package (with coating), vehicle, on-site or drop-off, appointment date. */
+  /** What was done: package (with coating) and vehicle, or how many vehicles (issue 41); on-site or drop-off; appointment date. */
   description: string;
+  /**
+   * What the quote was made of, line by line: each vehicle's package and add-ons (the vehicle
+   * named when there are several), then the first-service discount and a staff price adjustment.
+   * With the travel fee they add up to quotedCents.
+   */
+  lines: ReceiptLine[];
   quotedCents: number;
   /** The on-site travel fee in the quote (issue 40), GST inclusive and part of the total; 0 for none. */
   travelFeeCents: number;

@@ -148,6 +148,8 @@ export interface ServiceDetail {
   summary: string;
   paragraphs: string[];
   points: string[];
+  /** The add-on (src/domain/add-ons.ts) this service is booked as: its Book Now opens the wizard with it chosen. */
+  addOn?: string;
 }
 
 /**
@@ -191,9 +193,10 @@ export const SERVICE_DETAILS: readonly ServiceDetail[] = [
     summary: 'Cloudy, yellowed headlights sanded, polished and sealed so they shine clear and bright again.',
     paragraphs: [
       'Oxidised headlights look tired and throw less light on the road at night. We restore the lenses in about an hour and seal them with a UV-resistant coat.',
-      'Headlight restoration is quoted per vehicle: contact us with your car’s make and model, or add it to a booking in the notes.',
+      'Add headlight restoration to any interior or ceramic package, or to window tinting, when you book: one price per pair, whatever the car.',
     ],
-    points: ['Clearer, brighter light at night', 'UV-resistant sealant', 'About one hour per pair', 'Quoted per vehicle'],
+    points: ['Clearer, brighter light at night', 'UV-resistant sealant', 'About one hour per pair', 'Added to a booking, one price per pair'],
+    addOn: 'headlight-restoration',
   },
   {
     id: 'engine-bay',
@@ -201,9 +204,10 @@ export const SERVICE_DETAILS: readonly ServiceDetail[] = [
     summary: 'A safe, careful degrease and dressing that makes the engine bay look cared for.',
     paragraphs: [
       'A clean engine bay makes leaks easy to spot and helps when you sell the car. We protect electrical parts, degrease with gentle products and dress the plastics.',
-      'Engine bay cleaning is quoted per vehicle: contact us, or add it to a booking in the notes.',
+      'Add an engine bay clean to any package that washes the outside, or to a ceramic coating, when you book.',
     ],
-    points: ['Electrics protected before cleaning', 'Gentle, eco-friendly degreaser', 'Plastics and hoses dressed', 'Quoted per vehicle'],
+    points: ['Electrics protected before cleaning', 'Gentle, eco-friendly degreaser', 'Plastics and hoses dressed', 'Added to a booking, about 30 minutes'],
+    addOn: 'engine-bay',
   },
 ];
 

@@ -7,6 +7,7 @@
 import { ADD_ONS, findAddOn } from './add-ons.ts';
 import { CERAMIC_COATING, VEHICLE_LABELS, durationFor, findPackage, isCoatingType, isVehicleType, packageForPeople, priceFor } from './catalogue.ts';
 import { MESSAGES, tooLong, type FieldError } from './messages.ts';
+import { quoteFor, type JobQuote } from './pricing.ts';
 import { hasControlCharacters } from './text-rules.ts';
 
 export const MAX_VEHICLES = 4;
@@ -132,6 +133,11 @@ export function presentLines(lines: readonly StoredLine[], vehicles: readonly Pi
 
 export const linesCents = (lines: readonly JobLine[]): number => lines.reduce((sum, l) => sum + l.totalCents, 0);
 export const linesMinutes = (lines: readonly JobLine[]): number => lines.reduce((sum, l) => sum + l.minutes, 0);
+
+/** The quote of a job given line by line: the list price is the lines' sum, the discount applies once to it. */
+export function quoteForJob(lines: readonly JobLine[], firstService: boolean, travelFeeCents = 0): JobQuote {
+  return { ...quoteFor(linesCents(lines), firstService, travelFeeCents), lines: [...lines], durationMinutes: linesMinutes(lines) };
+}
 
 /**
  * What is wrong with one vehicle's add-ons and details, each error naming its field under

@@ -10,7 +10,8 @@
  * is a whole number of cents today; the rule is for the day they are not.)
  */
 import { FIRST_SERVICE_DISCOUNT_PERCENT, priceFor } from './catalogue.ts';
-import { linesCents, linesMinutes, type JobLine } from './job.ts';
+// Types only: the pages that format prices (the manage page, receipts) then load no job rules.
+import type { JobLine } from './job.ts';
 
 export const CURRENCY = 'NZD';
 
@@ -70,12 +71,13 @@ export function quoteFor(listCents: number, firstService: boolean, travelFeeCent
   return { currency: CURRENCY, listPriceCents: listCents, discountCents, travelFeeCents, totalCents: listCents - discountCents + travelFeeCents, discount };
 }
 
-/** A quote the server made: with the job's lines and minutes. */
+/** A quote the server made: with the job's lines and minutes (src/domain/job.ts quoteForJob). */
 export type JobQuote = Quote & { lines: JobLine[]; durationMinutes: number };
 
-/** The quote of a job given line by line: the list price is the lines' sum, the discount applies once to it. */
-export function quoteForJob(lines: readonly JobLine[], firstService: boolean, travelFeeCents = 0): JobQuote {
-  return { ...quoteFor(linesCents(lines), firstService, travelFeeCents), lines: [...lines], durationMinutes: linesMinutes(lines) };
+
+/** The words for a line of a job: its description, with how many when more than one ('Pet hair removal × 2'). */
+export function lineLabel(line: Pick<JobLine, 'description' | 'quantity'>): string {
+  return line.quantity > 1 ? `${line.description} × ${line.quantity}` : line.description;
 }
 
 /** The words for a travel fee line. */

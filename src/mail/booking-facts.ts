@@ -2,7 +2,7 @@
 import { HOURS, type BusinessInfo } from '../domain/business.ts';
 import { appointmentText, aucklandClockText } from '../domain/booking-dates.ts';
 import { durationText } from '../domain/catalogue.ts';
-import { adjustmentLabel, discountLabel, formatNzd, TRAVEL_FEE_LABEL } from '../domain/pricing.ts';
+import { adjustmentLabel, discountLabel, formatNzd, lineLabel, TRAVEL_FEE_LABEL } from '../domain/pricing.ts';
 import type { Booking } from '../db/database.ts';
 import { presentLines } from '../domain/job.ts';
 
@@ -55,7 +55,7 @@ export function quoteLines(booking: Booking): [string, string][] {
   // One line: the package is named beside the price already ('List price'); several: each line.
   const lines: [string, string][] =
     booking.lines.length > 1
-      ? presentLines(booking.lines, booking.vehicles).map((l) => [l.quantity > 1 ? `${l.description} × ${l.quantity}` : l.description, formatNzd(l.totalCents)])
+      ? presentLines(booking.lines, booking.vehicles).map((l) => [lineLabel(l), formatNzd(l.totalCents)])
       : [['List price', formatNzd(booking.list_price_cents)]];
   if (booking.discount_cents > 0 && booking.discount_percent !== null) {
     lines.push([discountLabel({ kind: 'first-service', percent: booking.discount_percent }), formatNzd(-booking.discount_cents)]);

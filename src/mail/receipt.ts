@@ -6,8 +6,9 @@
 import type { Booking, BookingPayment } from '../db/database.ts';
 import type { BusinessInfo } from '../domain/business.ts';
 import { aucklandClockText, aucklandDate, dayText } from '../domain/booking-dates.ts';
-import { isPaymentMethod, PAYMENT_METHOD_LABELS, receiptGst, receiptTitle, type Receipt } from '../domain/completion.ts';
-import { formatNzd, TRAVEL_FEE_LABEL } from '../domain/pricing.ts';
+import { isPaymentMethod, PAYMENT_METHOD_LABELS, receiptGst, receiptTitle, type Receipt, type ReceiptLine } from '../domain/completion.ts';
+import { presentLines } from '../domain/job.ts';
+import { adjustmentLabel, discountLabel, formatNzd, lineLabel, TRAVEL_FEE_LABEL } from '../domain/pricing.ts';
 import { serviceCentreAddress } from './booking-facts.ts';
 import { packageForPeople, vehicleForPeople } from '../domain/catalogue.ts';
 import type { Composed } from './composed.ts';
@@ -24,6 +25,18 @@ function momentText(at: Date): string {
   return `${dayText(aucklandDate(at))}, ${aucklandClockText(at)}`;
 }
 
+/** The booking's lines as a receipt shows them, the discount and an adjustment after them. */
+function receiptLines(booking: Booking): ReceiptLine[] {
+  const lines: ReceiptLine[] = presentLines(booking.lines, booking.vehicles).map((l) => ({ description: l.description, quantity: l.quantity, amountCents: l.totalCents }));
+  if (booking.discount_cents > 0 && booking.discount_percent !== null) {
+    lines.push({ description: discountLabel({ kind: 'first-service', percent: booking.discount_percent }), quantity: 1, amountCents: -booking.discount_cents });
+  }
+  if (booking.price_adjustment_cents !== 0 && booking.price_adjustment_reason !== null) {
+    lines.push({ description: adjustmentLabel({ cents: booking.price_adjustment_cents, reason: booking.price_adjustment_reason }), quantity: 1, amountCents: booking.price_adjustment_cents });
+  }
+  return lines;
+}
+
 export function receiptOf(booking: Booking, payment: BookingPayment, business: BusinessInfo): Receipt {
   const taxInvoice = payment.invoice_number !== null;
   const date = aucklandDate(payment.completed_at);
@@ -38,7 +51,8 @@ export function receiptOf(booking: Booking, payment: BookingPayment, business: B
     customer: { name: booking.name },
     date,
     dateText: dayText(date),
-    description: `${packageForPeople(booking)}, ${vehicleForPeople(booking)}, ${where}, ${dayText(booking.date)}`,
+    description: `${booking.vehicles.length > 1 ? `${booking.vehicles.length} vehicles` : `${packageForPeople(booking)}, ${vehicleForPeople(booking)}`}, ${where}, ${dayText(booking.date)}`,
+    lines: receiptLines(booking),
     quotedCents: payment.quoted_cents,
     travelFeeCents: booking.travel_fee_cents,
     amountCents: payment.amount_cents,
@@ -58,6 +72,7 @@ export function receiptRows(receipt: Receipt): [string, string][] {
   rows.push(['Date', receipt.dateText], ['From', `${receipt.business.name}, ${receipt.business.address}`]);
   if (receipt.business.gstNumber) rows.push(['GST number', receipt.business.gstNumber]);
   rows.push(['To', receipt.customer.name], ['Booking reference', receipt.reference], ['Description', receipt.description]);
+  for (const line of receipt.lines) rows.push([lineLabel(line), formatNzd(line.amountCents)]);
   // A line of its own, within the total (and so within its GST): the total stays what was charged.
   if (receipt.travelFeeCents > 0) rows.push([TRAVEL_FEE_LABEL, formatNzd(receipt.travelFeeCents)]);
   if (receipt.amountCents !== receipt.quotedCents) rows.push(['Quoted', formatNzd(receipt.quotedCents)], ['Change', receipt.reason ?? '']);

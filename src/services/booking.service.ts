@@ -14,14 +14,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { jobOf, validateBooking, type BookingInput } from '../domain/booking-rules.ts';
-import { jobLines, linesMinutes, presentLines } from '../domain/job.ts';
+import { jobLines, linesMinutes, presentLines, quoteForJob } from '../domain/job.ts';
 import { bookingWindow, staffBookingWindow, todayInAuckland } from '../domain/booking-dates.ts';
 import { MESSAGES, tooManyActiveBookings } from '../domain/messages.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { insertBookingUnlessReferenceTaken, listAllBookings, lockEmailAndPlacement, lockEmailBrakeAndPlacement, newBookingFacts } from '../db/bookings.repository.ts';
 import { bookingColumnsOf } from '../db/booking-input.ts';
 import { inTransaction } from '../db/transaction.ts';
-import { quoteForJob, withAdjustment, type PriceAdjustment } from '../domain/pricing.ts';
+import { withAdjustment, type PriceAdjustment } from '../domain/pricing.ts';
 import { adjustmentErrors, STAFF_BOOKING_MESSAGES, staffStartErrors } from '../domain/staff-booking-rules.ts';
 import { kindOf, placeJob, placementSpan, zoneOfJob, zonesOf } from './scheduling.service.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';

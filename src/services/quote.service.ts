@@ -7,9 +7,9 @@
  */
 import type { Kysely } from 'kysely';
 import { jobOf, vehicleTypeForSize, type BookingInput, type VehicleInput } from '../domain/booking-rules.ts';
-import { jobLines, presentLines, type JobLine } from '../domain/job.ts';
+import { jobLines, presentLines, quoteForJob, type JobLine } from '../domain/job.ts';
 import { MESSAGES } from '../domain/messages.ts';
-import { quoteForJob, type JobQuote } from '../domain/pricing.ts';
+import type { JobQuote } from '../domain/pricing.ts';
 import { EMAIL_PATTERN } from '../domain/text-rules.ts';
 import type { Database } from '../db/database.ts';
 import { hasActiveBookingFor } from '../db/bookings.repository.ts';

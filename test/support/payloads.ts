@@ -1,6 +1,7 @@
 /** Request bodies as real clients send them. */
 import { addDaysToDay, aucklandInstant, todayInAuckland } from '../../src/domain/booking-dates.ts';
 import { durationFor } from '../../src/domain/catalogue.ts';
+import { linesMinutes, type StoredLine } from '../../src/domain/job.ts';
 import { newBookingReference } from '../../src/services/booking-reference.ts';
 
 /**
@@ -81,8 +82,8 @@ export const EMPTY_SCHEDULE_MESSAGES = [
 
 /**
  * A booking row as the database stores it (a fresh reference, Quick Clean's small-car price), for
- * seeding staff tests directly: its instants follow its date, time and package; it holds no van
- * or bay unless the overrides give one (`resource_id`).
+ * seeding staff tests directly: its instants follow its date, time and package (or its `lines`,
+ * as JSON text, when given); it holds no van or bay unless the overrides give one (`resource_id`).
  */
 export function bookingRow(overrides: Record<string, unknown> = {}) {
   const row = {
@@ -116,6 +117,7 @@ export function bookingRow(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
   const start = aucklandInstant(row.date as string, row.time as string);
-  const minutes = durationFor(row.service as string, row.vehicle_type as string, row.coating_type as string) ?? 60;
+  const minutes =
+    typeof overrides.lines === 'string' ? linesMinutes(JSON.parse(overrides.lines) as StoredLine[]) : (durationFor(row.service as string, row.vehicle_type as string, row.coating_type as string) ?? 60);
   return { ...row, starts_at: new Date(start), ends_at: new Date(start + minutes * 60_000) };
 }

@@ -1,24 +1,35 @@
-/** The running summary beside the wizard: what is being booked, for when, the travel fee on site, and the total. */
-import type { BookingInput } from '#domain/booking-rules.ts';
-import { COATING_LABELS, VEHICLE_LABELS, isCoatingType, isVehicleType } from '#domain/catalogue.ts';
+/**
+ * The running summary beside the wizard: what is being booked (the package and size of one
+ * vehicle, or line by line with several vehicles or add-ons), how long it takes, for when, the
+ * travel fee on site, and the total.
+ */
+import type { WizardInput } from '#domain/booking-rules.ts';
+import { COATING_LABELS, VEHICLE_LABELS, durationText, isCoatingType, isVehicleType } from '#domain/catalogue.ts';
 import { formatNzd, TRAVEL_FEE_LABEL, type Quote } from '#domain/pricing.ts';
 import './BookingSummary.css';
 
-export function BookingSummary({ values, quote }: { values: BookingInput; quote: Quote | undefined }) {
-  const rows: [string, string][] = [
-    ['Package', values.service || 'Not chosen yet'],
-    ...(isCoatingType(values.coatingType) ? [['Coating', COATING_LABELS[values.coatingType]] as [string, string]] : []),
-    ['Vehicle', values.selectedVehicleType ? (isVehicleType(values.selectedVehicleType) ? VEHICLE_LABELS[values.selectedVehicleType] : values.selectedVehicleType) : 'Not chosen yet'],
-    ['When', values.date ? `${values.date}${values.time ? ` at ${values.time}` : ''}` : 'Not chosen yet'],
-    ['Where', values.serviceType === 'dropoff' ? 'Drop-off at our service centre' : 'On-site, at your address'],
-  ];
+const NOT_CHOSEN = 'Not chosen yet';
+
+export function BookingSummary({ values, quote }: { values: WizardInput; quote: Quote | undefined }) {
+  const { vehicles } = values;
+  const first = vehicles[0]!;
+  const rows: [string, string][] =
+    vehicles.length > 1 || first.addOns.length > 0
+      ? [['Vehicles', `${vehicles.length} vehicle${vehicles.length > 1 ? 's' : ''}`], ...(quote?.lines ?? []).map((line): [string, string] => [line.description, formatNzd(line.totalCents)])]
+      : [
+          ['Package', first.service || NOT_CHOSEN],
+          ...(isCoatingType(first.coatingType) ? [['Coating', COATING_LABELS[first.coatingType]] as [string, string]] : []),
+          ['Vehicle', first.selectedVehicleType ? (isVehicleType(first.selectedVehicleType) ? VEHICLE_LABELS[first.selectedVehicleType] : first.selectedVehicleType) : NOT_CHOSEN],
+        ];
+  if (quote?.durationMinutes) rows.push(['Time', durationText(quote.durationMinutes)]);
+  rows.push(['When', values.date ? `${values.date}${values.time ? ` at ${values.time}` : ''}` : NOT_CHOSEN], ['Where', values.serviceType === 'dropoff' ? 'Drop-off at our service centre' : 'On-site, at your address']);
   if (quote?.travelFeeCents) rows.push([TRAVEL_FEE_LABEL, formatNzd(quote.travelFeeCents)]);
   return (
     <aside className="card booking-summary" aria-labelledby="summary-title">
       <h2 id="summary-title">Your booking</h2>
       <dl>
-        {rows.map(([label, value]) => (
-          <div key={label}>
+        {rows.map(([label, value], i) => (
+          <div key={i}>
             <dt>{label}</dt>
             <dd>{value}</dd>
           </div>

@@ -14,7 +14,7 @@
  * with none (a date input cannot mark days itself).
  */
 import { useEffect, useState } from 'react';
-import { ADDRESS_FIELDS, BOOKING_LIMITS, REGIONS, TIME_SLOTS, isCalendarDate, validateScheduleStep, type BookingInput, type DateWindow } from '#domain/booking-rules.ts';
+import { ADDRESS_FIELDS, BOOKING_LIMITS, REGIONS, TIME_SLOTS, isCalendarDate, validateScheduleStep, type BookingInput, type DateWindow, type WizardInput } from '#domain/booking-rules.ts';
 import { HOURS, type BusinessInfo } from '#domain/business.ts';
 import { durationText } from '#domain/catalogue.ts';
 import { MESSAGES, type FieldError } from '#domain/messages.ts';
@@ -51,7 +51,7 @@ function areaFor(values: Pick<BookingInput, 'serviceType' | 'postalCode'>, area:
  * Step 2's rules, in the order the step shows its fields (the first error gets the focus), with,
  * on site, a postcode the vans do not come to: the booking would be refused for it.
  */
-export function scheduleErrors(values: BookingInput, window: DateWindow, area: AreaAnswer | null): FieldError[] {
+export function scheduleErrors(values: WizardInput, window: DateWindow, area: AreaAnswer | null): FieldError[] {
   const errors = validateScheduleStep(values, window);
   const known = areaFor(values, area);
   if (known?.served === false) errors.unshift({ field: 'postalCode', message: known.message });
@@ -123,7 +123,7 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
   // Once interactive, on-site times are offered only at a postcode the vans come to (issue 40).
   const timesOffered = !hydrated || dropoff || known?.served === true || unchecked === postcode;
   // The job the times are for: a change of any of it (the service type and postcode on this step) asks again.
-  const job = { service: values.service, vehicleType: values.vehicleType, coatingType: values.coatingType, serviceType: values.serviceType, postalCode: dropoff ? '' : postcode };
+  const job = { vehicles: values.vehicles, serviceType: values.serviceType, postalCode: dropoff ? '' : postcode };
   const jobKey = jobParams(job);
   const [availability, setAvailability] = useState(initialAvailability && { key: `${initialAvailability.date}&${jobKey}`, answer: initialAvailability });
   const [days, setDays] = useState<{ key: string; days: DaySummary[] } | null>(null);

@@ -3,14 +3,14 @@
  * the page's first chunk stays within its budget. A retry of the same booking (after a network
  * failure) carries the same Idempotency-Key, so it is never booked twice.
  */
-import { stepOfField, type BookingInput } from '#domain/booking-rules.ts';
+import { jobBody, stepOfField, wizardField, type BookingInput, type WizardInput } from '#domain/booking-rules.ts';
 import { MESSAGES, type FieldError } from '#domain/messages.ts';
 import { postJson } from '../../lib/api.ts';
 import { submissionKeys } from '../../lib/submission-keys.ts';
 import { setFlash, showToast } from '../../lib/toast.ts';
 import { SAVED_ADDRESS_KEY, SAVED_FIELDS } from './saved-address.ts';
 
-function rememberAddress(values: BookingInput): void {
+function rememberAddress(values: WizardInput): void {
   try {
     if (values.saveAddress && values.serviceType === 'onsite') {
       localStorage.setItem(SAVED_ADDRESS_KEY, JSON.stringify(Object.fromEntries(SAVED_FIELDS.map((field) => [field, values[field]]))));
@@ -22,10 +22,11 @@ function rememberAddress(values: BookingInput): void {
   }
 }
 
-/** What is sent: the whole form state, without an address the drop-off customer never needed. */
-function payloadOf(values: BookingInput): BookingInput {
-  if (values.serviceType !== 'dropoff') return values;
-  return { ...values, ...Object.fromEntries([...SAVED_FIELDS].map((field) => [field, ''])), saveAddress: false };
+/** What is sent: the whole form state (see jobBody), without an address the drop-off customer never needed. */
+function payloadOf(values: WizardInput): BookingInput {
+  const body = jobBody(values);
+  if (values.serviceType !== 'dropoff') return body;
+  return { ...body, ...Object.fromEntries([...SAVED_FIELDS].map((field) => [field, ''])), saveAddress: false };
 }
 
 /** A booking the server did not take: the step to show, its messages, and the message about the whole request. */
@@ -41,7 +42,7 @@ export interface Refusal {
  * Refused: the step its first message belongs to (step 2 for a 409, whose times the step then
  * asks again), with an error toast; not sent at all: the network message on step 3.
  */
-export function bookingSender(): (values: BookingInput) => Promise<Refusal> {
+export function bookingSender(): (values: WizardInput) => Promise<Refusal> {
   const keys = submissionKeys();
   return async (values) => {
     const payload = payloadOf(values);
@@ -56,9 +57,10 @@ export function bookingSender(): (values: BookingInput) => Promise<Refusal> {
       }
       const message = answer.message ?? MESSAGES.somethingWentWrong;
       void showToast('error', message);
+      const errors = answer.errors.map(wizardField);
       return {
-        step: answer.errors[0] ? stepOfField(answer.errors[0].field) : 3,
-        errors: answer.errors,
+        step: errors[0] ? stepOfField(errors[0].field) : 3,
+        errors,
         formError: answer.errors.length === 0 || answer.status === 409 ? message : null,
       };
     } catch {

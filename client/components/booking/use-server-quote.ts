@@ -7,23 +7,26 @@
  * decides.
  */
 import { useEffect } from 'react';
-import type { BookingInput } from '#domain/booking-rules.ts';
+import { jobBody, type WizardInput } from '#domain/booking-rules.ts';
 import type { Quote } from '#domain/pricing.ts';
 import { postJson } from '../../lib/api.ts';
-import { quotedPostcode, quoteKey, vehicleTypeOf, type ServerQuote } from './use-quote.ts';
+import { quotedPostcode, quotedVehicles, quoteKey, type ServerQuote } from './use-quote.ts';
 
 const TYPING_PAUSE_MS = 400;
 
-export function useServerQuote(values: BookingInput, [known, setKnown]: ServerQuote): void {
+export function useServerQuote(values: WizardInput, [known, setKnown]: ServerQuote): void {
   const key = quoteKey(values);
   const wanted = !key.endsWith('\n') && known?.key !== key;
 
   useEffect(() => {
     if (!wanted) return;
     let current = true;
-    const { service, selectedVehicleType, coatingType, serviceType, email, phone } = values;
+    const { serviceType, email, phone } = values;
+    // The job as the booking would send it: the original fields for one vehicle, else `vehicles`.
+    const { service, vehicleType, selectedVehicleType, coatingType, addOns, vehicles } = jobBody({ ...values, vehicles: quotedVehicles(values) });
+    const job = vehicles ? { vehicles } : { service, vehicleType, selectedVehicleType, coatingType, ...(addOns ? { addOns } : {}) };
     const timer = setTimeout(() => {
-      postJson('/v1/quote', { service, vehicleType: vehicleTypeOf(values), selectedVehicleType, coatingType, serviceType, postalCode: quotedPostcode(values), email, phone }).then(
+      postJson('/v1/quote', { ...job, serviceType, postalCode: quotedPostcode(values), email, phone }).then(
         (answer) => {
           if (current && answer.status === 200) setKnown({ key, quote: answer.body as unknown as Quote });
         },

@@ -13,16 +13,21 @@ import { Type } from 'typebox';
 import { withSlotError } from '../../domain/availability.ts';
 import {
   BOOKING_LIMITS,
-  completeServiceChoice,
+  completeVehicle,
+  emptyWizard,
   isCalendarDate,
-  emptyBooking,
+  jobBody,
   stepOfField,
   validateDetailsStep,
   validateScheduleStep,
-  validateServiceStep,
-  type BookingInput,
+  validateVehiclesStep,
+  vehicleFormName,
+  wizardField,
   type BookingTextField,
+  type WizardInput,
 } from '../../domain/booking-rules.ts';
+import { findAddOn } from '../../domain/add-ons.ts';
+import { MAX_VEHICLES, VEHICLE_TEXT_LIMITS, emptyVehicle, type VehicleChoice } from '../../domain/job.ts';
 import { bookingWindow } from '../../domain/booking-dates.ts';
 import { PACKAGES } from '../../domain/catalogue.ts';
 import { HONEYPOT_FIELD } from '../../domain/forms.ts';
@@ -44,14 +49,39 @@ const textFields = Object.fromEntries(
   Object.entries(BOOKING_LIMITS).map(([field, max]) => [field, Type.Optional(Type.String({ maxLength: max }))]),
 );
 
+/** A vehicle's fields in the form besides its add-ons, with their limits (the first vehicle's package fields are in BOOKING_LIMITS). */
+const VEHICLE_FORM_LIMITS = {
+  service: BOOKING_LIMITS.service,
+  coatingType: BOOKING_LIMITS.coatingType,
+  vehicleType: BOOKING_LIMITS.vehicleType,
+  selectedVehicleType: BOOKING_LIMITS.selectedVehicleType,
+  ...VEHICLE_TEXT_LIMITS,
+};
+type VehicleFormField = keyof typeof VEHICLE_FORM_LIMITS;
+const VEHICLE_INDEXES = Array.from({ length: MAX_VEHICLES }, (_, i) => i);
+/** A repeated checkbox posts an array, a single one a string. */
+const addOnsField = Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 10 })]));
+
+/** Each vehicle's controls by their form names (see WizardInput): `plate`, `vehicles[1][plate]`. */
+const vehicleFields = Object.fromEntries(
+  VEHICLE_INDEXES.flatMap((i) => [
+    ...Object.entries(VEHICLE_FORM_LIMITS).map(([field, max]) => [vehicleFormName(i, field), Type.Optional(Type.String({ maxLength: max }))]),
+    [vehicleFormName(i, 'addOns'), addOnsField],
+  ]),
+);
+
+/** Step 1's buttons besides Continue: another vehicle, or one of the later ones removed. */
+const VEHICLE_ACTIONS = ['add-vehicle', ...VEHICLE_INDEXES.slice(1).map((i) => `remove-${i}`)] as const;
+
 const BookingForm = Type.Object(
   {
     ...textFields,
+    ...vehicleFields,
     saveAddress: Type.Optional(Type.Literal('on')),
     [HONEYPOT_FIELD]: Type.Optional(Type.String({ maxLength: 200 })),
     step: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('2'), Type.Literal('3')])),
     // 'dropoff': step 2's offer when the vans do not come to the postcode, which keeps everything entered.
-    action: Type.Optional(Type.Union([Type.Literal('next'), Type.Literal('back'), Type.Literal('dropoff')])),
+    action: Type.Optional(Type.Union([...['next', 'back', 'dropoff', ...VEHICLE_ACTIONS].map((action) => Type.Literal(action))])),
     submission: Type.Optional(submissionKey("Step 3's submission token")),
   },
   { additionalProperties: false },
@@ -61,9 +91,9 @@ type BookingFormBody = Partial<Record<BookingTextField, string>> & {
   saveAddress?: 'on';
   [HONEYPOT_FIELD]?: string;
   step?: '1' | '2' | '3';
-  action?: 'next' | 'back' | 'dropoff';
+  action?: string;
   submission?: string;
-};
+} & Record<string, string | string[] | undefined>;
 
 function isFinalStep(body: BookingFormBody | undefined): boolean {
   return typeof body === 'object' && body !== null && body.step === '3' && (body.action ?? 'next') === 'next';
@@ -86,7 +116,7 @@ interface StateExtras {
   area?: AreaAnswer | null;
 }
 
-function state(now: Date, step: WizardStep, values: BookingInput, errors: BookingState['errors'] = [], message: string | null = null, extras: StateExtras = {}): BookingState {
+function state(now: Date, step: WizardStep, values: WizardInput, errors: BookingState['errors'] = [], message: string | null = null, extras: StateExtras = {}): BookingState {
   const window = bookingWindow(now);
   return {
     step,
@@ -102,23 +132,55 @@ function state(now: Date, step: WizardStep, values: BookingInput, errors: Bookin
   };
 }
 
-function valuesOf(body: BookingFormBody): BookingInput {
-  const values = emptyBooking();
-  for (const field of Object.keys(BOOKING_LIMITS) as BookingTextField[]) {
+/** Vehicle `i` of the form, or undefined when the form has none of its controls (every vehicle posts its make). */
+function vehicleOfForm(body: BookingFormBody, i: number): VehicleChoice | undefined {
+  const names = [...Object.keys(VEHICLE_FORM_LIMITS), 'addOns'].map((field) => vehicleFormName(i, field));
+  if (i > 0 && !names.some((name) => body[name] !== undefined)) return undefined;
+  const vehicle = emptyVehicle();
+  for (const field of Object.keys(VEHICLE_FORM_LIMITS) as VehicleFormField[]) {
+    const value = body[vehicleFormName(i, field)];
+    if (typeof value === 'string') vehicle[field] = value;
+  }
+  vehicle.addOns = [body[vehicleFormName(i, 'addOns')] ?? []].flat();
+  return vehicle;
+}
+
+/** The text fields that are not a vehicle's. */
+const WIZARD_TEXT_FIELDS = (Object.keys(BOOKING_LIMITS) as BookingTextField[]).filter(
+  (field): field is Exclude<BookingTextField, VehicleFormField> => !(field in VEHICLE_FORM_LIMITS),
+);
+
+function valuesOf(body: BookingFormBody): WizardInput {
+  const values = emptyWizard();
+  for (const field of WIZARD_TEXT_FIELDS) {
     const value = body[field];
     if (typeof value === 'string') values[field] = value;
   }
   values.saveAddress = body.saveAddress === 'on';
+  values.vehicles = VEHICLE_INDEXES.map((i) => vehicleOfForm(body, i)).filter((vehicle) => vehicle !== undefined);
+  return values;
+}
+
+/** The wizard opened for a package or an add-on: the add-on with that package when it fits, else the first package it fits. */
+function chosenStart(packageParam: string | undefined, addOnParam: string | undefined): WizardInput {
+  const values = emptyWizard();
+  const pkg = findPackageParam(packageParam);
+  const addOn = addOnParam ? findAddOn(addOnParam.trim()) : undefined;
+  const service = addOn && !addOn.fits.includes(pkg?.name ?? '') ? addOn.fits[0] : pkg?.name;
+  if (service) values.vehicles = [completeVehicle({ ...emptyVehicle(), service, addOns: addOn ? [addOn.id] : [] })];
   return values;
 }
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/booking',
-    { schema: { hide: true, querystring: Type.Object({ package: Type.Optional(Type.String({ maxLength: 80 })) }) } },
+    { schema: { hide: true, querystring: Type.Object({ package: Type.Optional(Type.String({ maxLength: 80 })), addOn: Type.Optional(Type.String({ maxLength: 80 })) }) } },
     (request, reply) => {
       const now = app.now();
-      const pkg = findPackageParam(request.query.package);
+      const start = chosenStart(request.query.package, request.query.addOn);
+      const [first] = start.vehicles;
+      const pkg = findPackageParam(first?.service);
+      const addOn = first?.addOns[0];
       // The earliest date changes at midnight in Auckland, so the day is part of the variant; the
       // state is only built when that variant is not cached yet. The page without a package is
       // the same for everyone until then (the form guard's cookie aside): the lean path sends it
@@ -126,11 +188,11 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       // address the site links to (`?package=` and the package's id).
       const earliest = bookingWindow(now).min;
       return reply.page({
-        state: () => state(now, 1, pkg ? completeServiceChoice({ ...emptyBooking(), service: pkg.name }) : emptyBooking()),
-        cacheKey: `${pkg?.id ?? ''}|${earliest}`,
+        state: () => state(now, 1, start),
+        cacheKey: `${pkg?.id ?? ''}|${addOn ?? ''}|${earliest}`,
         setCookie: app.formGuard.cookie,
         everyone: true,
-        address: pkg ? `/booking?package=${pkg.id}` : '/booking',
+        address: addOn ? `/booking?addOn=${addOn}` : pkg ? `/booking?package=${pkg.id}` : '/booking',
         current: () => bookingWindow(app.now()).min === earliest,
       });
     },
@@ -154,14 +216,22 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const render = (status: number, next: BookingState) => reply.page({ status, state: next, cacheKey: false });
       // Step 3 shows the server's quote for the e-mail already entered (the list price before).
       const detailsStep = async (status: number, submission: string, errors: BookingState['errors'] = [], message: string | null = null) =>
-        render(status, state(now, 3, values, errors, message, { submission, quote: await quoteForWizard(app.db, values, app.config.business) }));
+        render(status, state(now, 3, values, errors, message, { submission, quote: await quoteForWizard(app.db, jobBody(values), app.config.business) }));
 
       /** Step 2 for a date already chosen shows that date's times as they stand (no JavaScript needed). */
       const availabilityOf = async (date: string): Promise<BookingState['availability']> => {
         if (!isCalendarDate(date)) return null;
         try {
+          const { vehicles } = values;
           return await availabilityOn(app.db, date, jobQuery(
-              { service: values.service, vehicleType: values.vehicleType, coatingType: values.coatingType, serviceType: values.serviceType || undefined, postalCode: values.postalCode },
+              {
+                service: vehicles.map((v) => v.service),
+                vehicleType: vehicles.map((v) => v.vehicleType),
+                coatingType: vehicles.map((v) => v.coatingType),
+                addOns: vehicles.map((v) => v.addOns.join(',')),
+                serviceType: values.serviceType || undefined,
+                postalCode: values.postalCode,
+              },
               app.config.business,
             ), now);
         } catch (caught) {
@@ -193,9 +263,15 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         return previous === 2 ? stepTwo(200) : render(200, state(now, previous, values));
       }
 
+      if (body.action === 'add-vehicle' || body.action?.startsWith('remove-')) {
+        const removed = Number(body.action.slice('remove-'.length));
+        if (body.action === 'add-vehicle' && values.vehicles.length < MAX_VEHICLES) values.vehicles.push(emptyVehicle());
+        else if (removed > 0) values.vehicles.splice(removed, 1);
+        return render(200, state(now, 1, values));
+      }
       if (step === 1) {
-        values = completeServiceChoice(values);
-        const errors = validateServiceStep(values);
+        values = { ...values, vehicles: values.vehicles.map(completeVehicle) };
+        const errors = validateVehiclesStep(values);
         return errors.length > 0 ? render(400, state(now, 1, values, errors)) : stepTwo(200);
       }
       if (step === 2) {
@@ -222,8 +298,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       if (errors.length > 0) return detailsStep(400, submission, errors);
       try {
         app.formGuard.check(request, reply, body[HONEYPOT_FIELD]);
-        const answer = await answerOnce(app.db, { scope: 'booking-form', key: body.submission, payload: values }, async (trx) => {
-          const booking = await createBooking(trx, values, {
+        const payload = jobBody(values);
+        const answer = await answerOnce(app.db, { scope: 'booking-form', key: body.submission, payload }, async (trx) => {
+          const booking = await createBooking(trx, payload, {
             now,
             maxActivePerEmail: app.config.maxActiveBookingsPerEmail,
             mail: app.mail,
@@ -241,13 +318,13 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         // The token was used for other details (the page kept by the browser after a booking,
         // then changed): nothing is booked until the visitor sends them again, with a new token.
         if (error.code === 'IDEMPOTENCY_KEY_REUSED') return detailsStep(422, randomUUID(), [], MESSAGES.submissionChanged);
-        const first = error.errors[0];
-        const target = first ? stepOfField(first.field) : 3;
-        const message = error.errors.length === 0 || error.statusCode === 409 ? error.message : null;
+        const errors = error.errors.map(wizardField);
+        const target = errors[0] ? stepOfField(errors[0].field) : 3;
+        const message = errors.length === 0 || error.statusCode === 409 ? error.message : null;
         reply.headers(error.headers);
-        if (target === 2) return stepTwo(error.statusCode, error.errors, message);
-        if (target === 3) return detailsStep(error.statusCode, submission, error.errors, message);
-        return render(error.statusCode, state(now, target, values, error.errors, message));
+        if (target === 2) return stepTwo(error.statusCode, errors, message);
+        if (target === 3) return detailsStep(error.statusCode, submission, errors, message);
+        return render(error.statusCode, state(now, target, values, errors, message));
       }
     },
   );

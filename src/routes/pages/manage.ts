@@ -60,6 +60,7 @@ function toManagedBooking(booking: Booking, business: { streetAddress: string; s
     reference: booking.reference,
     service: packageForPeople(booking),
     vehicle: isVehicleType(booking.vehicle_type) ? VEHICLE_LABELS[booking.vehicle_type] : booking.vehicle_type,
+    vehicles: booking.vehicles.length,
     date: booking.date,
     time: booking.time,
     when: appointmentText(booking.date, booking.time),

@@ -28,6 +28,14 @@ export const ReceiptSchema = Type.Object({
   date: Type.String({ format: 'date', description: 'The completion date in Auckland' }),
   dateText: Type.String(),
   description: Type.String(),
+  lines: Type.Array(
+    Type.Object({
+      description: Type.String(),
+      quantity: Type.Integer({ minimum: 1 }),
+      amountCents: Type.Integer({ description: 'GST inclusive; negative for the first-service discount' }),
+    }),
+    { description: "Each vehicle's package and add-ons (issue 41), then the discount and a price adjustment; with the travel fee they add up to quotedCents" },
+  ),
   quotedCents: Type.Integer({ description: "The booking's total when it was completed" }),
   travelFeeCents: Type.Integer({ minimum: 0, description: 'The on-site travel fee within the total, GST inclusive (issue 40); 0 for none' }),
   amountCents: Type.Integer({ description: 'What was charged, GST inclusive' }),
