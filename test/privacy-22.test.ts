@@ -177,6 +177,42 @@ forEachBackend(t, async (t, backend) => {
     });
   });
 
+  t.test("an erasure takes the vehicles' plates, makes and models: from the booking, its history, every row and every API answer (issue 41)", async (t) => {
+    const owner = { name: 'Piripi Waaka', email: 'piripi.plates@example.org' };
+    const traced = ['PRV123', 'PRV456', 'Commodore', 'Holden'];
+    const car = (plate: string) => ({ service: 'Quick Clean', selectedVehicleType: 'sm', make: 'Holden', model: 'Commodore', colour: 'Teal', plate });
+    const made = await staff('POST', '/v1/bookings', { ...originalClientPayload({ ...owner, phone: '021 555 0456', service: '', selectedVehicleType: '', vehicleType: '', date: inDays(6) }), vehicles: [car('prv 123')] });
+    t.equal(made.statusCode, 201, made.body);
+    const booking = made.json().booking;
+    const edited = await staff('PATCH', `/v1/bookings/${booking._id}`, { version: booking.version, vehicles: [car('PRV123'), car('PRV456')] });
+    t.equal(edited.statusCode, 200, edited.body);
+    t.match(edited.json().changes, [{ field: 'Vehicles', to: /PRV123.*PRV456/ }], 'the history names the plates');
+    const customer = (await customerOf(owner.email))!;
+    t.match((await staff('GET', `/v1/customers/${customer.id}`)).json().vehicles, [{ name: 'PRV123' }, { name: 'PRV456' }], 'listed by plate before');
+
+    const res = await staff('POST', `/v1/customers/${customer.id}/erasure`, { confirmation: 'ERASE' });
+    t.equal(res.statusCode, 200, res.body);
+    const row = await app.db.selectFrom('bookings').selectAll().where('id', '=', booking._id).executeTakeFirstOrThrow();
+    t.same(row.vehicles.map((v) => [v.plate, v.make, v.model, v.colour, v.service]), [['', '', '', '', 'Quick Clean'], ['', '', '', '', 'Quick Clean']], 'the work kept, the vehicles no longer named');
+    const text = await dump(app.db);
+    t.same(traced.filter((needle) => text.includes(needle.toLowerCase())), [], 'in no row of any table');
+    const answers = [
+      `/v1/bookings/${booking._id}`,
+      `/v1/bookings?date=${inDays(6)}`,
+      `/v1/bookings/export.csv?date=${inDays(6)}`,
+      '/v1/bookings/upcoming',
+      `/v1/schedule?date=${inDays(6)}`,
+      `/v1/schedule/week?from=${inDays(6)}`,
+      '/v1/getall-booking',
+    ];
+    for (const url of answers) {
+      const answer = await staff('GET', url);
+      t.equal(answer.statusCode, 200, url);
+      t.same(traced.filter((needle) => answer.body.toLowerCase().includes(needle.toLowerCase())), [], `nor in GET ${url}`);
+    }
+    t.match((await staff('GET', `/v1/bookings/${booking._id}`)).json().booking.quote.lines, [{ description: 'Vehicle 1: Quick Clean, Small Car' }, { description: 'Vehicle 2: Quick Clean, Small Car' }], 'its lines name the vehicles by position');
+  });
+
   t.test('retention erases what is older than RETENTION_MONTHS, by the app clock, and leaves the recent', async (t) => {
     const old: Person = { name: 'Oldfield Paraone', email: 'oldfield@example.net', phone: '022 700 3311', street: 'Rimu Terrace' };
     const recent: Person = { name: 'Newman Kereama', email: 'newman@example.net', phone: '022 700 4422', street: 'Matai Crescent' };

@@ -3,7 +3,7 @@
  * their static types for the dashboard (which imports types only).
  */
 import { Type, type Static } from 'typebox';
-import { BookingNoteSchema, BookingSchema, ContactMessageSchema, StatusChangeSchema } from './schemas.ts';
+import { BookingNoteSchema, BookingSchema, ContactMessageSchema, StatusChangeSchema, VehicleSchema } from './schemas.ts';
 
 export const VisitSchema = Type.Object({
   bookingId: Type.String({ format: 'uuid' }),
@@ -34,9 +34,29 @@ export type CustomerDto = Static<typeof CustomerSchema>;
 export const CustomerPageSchema = Type.Object({ data: Type.Array(CustomerSchema), nextCursor: Type.Union([Type.String(), Type.Null()]) });
 export type CustomerPageDto = Static<typeof CustomerPageSchema>;
 
+export const CustomerVehicleSchema = Type.Object({
+  name: Type.String({ description: 'Its plate, or else its make and model' }),
+  vehicle: Type.Object(VehicleSchema.properties, { description: 'As on its latest booking (size, details, package and add-ons): what "Book again" fills in' }),
+  jobs: Type.Array(
+    Type.Object({
+      bookingId: Type.String({ format: 'uuid' }),
+      reference: Type.String(),
+      date: Type.String({ description: 'YYYY-MM-DD' }),
+      service: Type.String(),
+      coatingType: Type.String(),
+      addOns: Type.Array(Type.String(), { description: 'Add-on ids' }),
+    }),
+    { description: 'The jobs done on it (completed), the latest first' },
+  ),
+});
+export type CustomerVehicleDto = Static<typeof CustomerVehicleSchema>;
+
 export const CustomerDetailsSchema = Type.Object({
   customer: CustomerSchema,
   bookings: Type.Array(BookingSchema, { description: 'Every booking, the latest appointment first' }),
+  vehicles: Type.Array(CustomerVehicleSchema, {
+    description: 'Their vehicles (issue 41), each known by its plate or else its make and model (one with neither is not listed), the latest booked first; cancelled bookings name none',
+  }),
   messages: Type.Array(ContactMessageSchema, { description: 'Contact-form messages from their e-mail address (trimmed, in any case), newest first' }),
 });
 export type CustomerDetailsDto = Static<typeof CustomerDetailsSchema>;

@@ -127,7 +127,7 @@ const SlotSchema = Type.Object({
 
 /** One field of a booking changed by a staff edit, as people read it (issue 21). */
 export const BookingChangeSchema = Type.Object({
-  field: Type.String({ description: 'Name, E-mail, Phone, Address, Notes, Package, Vehicle size, When, Van or bay, Price adjustment or Total' }),
+  field: Type.String({ description: 'Name, E-mail, Phone, Address, Notes, Package, Vehicle size, Vehicles, When, Van or bay, Price adjustment or Total' }),
   from: Type.String({ description: "'' when there was none" }),
   to: Type.String({ description: "'' when there is none now" }),
 });

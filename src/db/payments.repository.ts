@@ -40,7 +40,7 @@ export async function markPaidIfUnpaid(db: Db, bookingId: string, method: string
     .executeTakeFirst();
 }
 
-export type CompletedJob = BookingPayment & Pick<Booking, 'version' | 'reference' | 'name' | 'service' | 'coating_type' | 'vehicle_type' | 'selected_vehicle_type' | 'date' | 'time'>;
+export type CompletedJob = BookingPayment & Pick<Booking, 'version' | 'reference' | 'name' | 'service' | 'coating_type' | 'vehicle_type' | 'selected_vehicle_type' | 'date' | 'time' | 'lines'>;
 
 /**
  * The jobs completed in [from, to) (instants) that are still completed, oldest first: what the
@@ -51,7 +51,7 @@ export async function completedJobsBetween(db: Db, from: Date, to: Date): Promis
     .selectFrom('booking_payments as p')
     .innerJoin('bookings as b', 'b.id', 'p.booking_id')
     .selectAll('p')
-    .select(['b.version', 'b.reference', 'b.name', 'b.service', 'b.coating_type', 'b.vehicle_type', 'b.selected_vehicle_type', 'b.date', 'b.time'])
+    .select(['b.version', 'b.reference', 'b.name', 'b.service', 'b.coating_type', 'b.vehicle_type', 'b.selected_vehicle_type', 'b.date', 'b.time', 'b.lines'])
     .where('p.completed_at', '>=', from)
     .where('p.completed_at', '<', to)
     .where('b.status', '=', 'completed')

@@ -1,9 +1,10 @@
 /**
  * Staff edits of a booking (issue 21): contact details, address, notes, on-site or drop-off,
- * package, vehicle size, coating, date, time, van or bay, and the price adjustment, in one compare-and-set on the
- * version. The same rules as a booking taken by staff (src/domain/booking-rules.ts with the
- * staff window); a change of package, size or coating is re-quoted by the same pricing code
- * (the first-service discount the booking was given is kept, at its percentage); a new date,
+ * package, vehicle size, coating, the vehicles with their add-ons (issue 41), date, time, van or bay,
+ * and the price adjustment, in one compare-and-set on the version. The same rules as a booking taken by staff (src/domain/booking-rules.ts with the
+ * staff window); a change of package, size, coating or vehicles is re-quoted line by line by the
+ * same pricing code (the first-service discount the booking was given is kept, at its percentage,
+ * and so is the travel fee); a new date,
  * time, van or bay, or a new duration, goes through the scheduling engine under the kind's day
  * lock and is refused with its reason when it does not fit. Every edit is written to the
  * booking's history (what changed, from what, to what, by whom); the customer is told by e-mail
@@ -14,12 +15,25 @@
  * fits before saving.
  */
 import type { Kysely } from 'kysely';
-import { ADDRESS_FIELDS, completeServiceChoice, isCeramic, SERVICE_TYPE_LABELS, validateBooking, vehicleTypeForSize, type BookingInput, type ServiceType } from '../domain/booking-rules.ts';
+import {
+  ADDRESS_FIELDS,
+  completeServiceChoice,
+  emptyBooking,
+  isCeramic,
+  jobOf,
+  SERVICE_TYPE_LABELS,
+  validateBooking,
+  vehicleTypeForSize,
+  type BookingInput,
+  type ServiceType,
+  type VehicleInput,
+} from '../domain/booking-rules.ts';
 import { appointmentText, staffBookingWindow } from '../domain/booking-dates.ts';
 import { DEFAULT_COATING, packageForPeople, vehicleForPeople } from '../domain/catalogue.ts';
 import { MESSAGES, type FieldError } from '../domain/messages.ts';
 import { formatNzd, percentOf, type JobQuote } from '../domain/pricing.ts';
-import { jobLines, linesCents, linesMinutes, vehicleExtrasErrors } from '../domain/job.ts';
+import { JOB_MESSAGES, jobLines, linesCents, linesMinutes, vehicleExtrasErrors, type VehicleChoice } from '../domain/job.ts';
+import { jobText } from '../domain/vehicle-text.ts';
 import { adjustmentErrors, STAFF_BOOKING_MESSAGES, staffStartErrors } from '../domain/staff-booking-rules.ts';
 import type { Booking, BookingFieldChange, BookingStatusChange, BookingUpdate, Database } from '../db/database.ts';
 import { bookingColumnsOf, bookingInputOf, storedQuote } from '../db/booking-input.ts';
@@ -52,6 +66,11 @@ export interface BookingEdit {
   selectedVehicleType?: string;
   vehicleType?: string;
   coatingType?: string;
+  /**
+   * The job's vehicles from now on (issue 41), each with its package and add-ons, as
+   * create-booking takes them; the single-vehicle fields (service, sizes, coating) are then left out.
+   */
+  vehicles?: VehicleInput[];
   date?: string;
   time?: string;
   /** A van or bay of the job's kind; null: let the schedule choose. */
@@ -92,6 +111,7 @@ export const CHANGE_LABELS = {
   notes: 'Notes',
   package: 'Package',
   vehicle: 'Vehicle size',
+  vehicles: 'Vehicles',
   when: 'When',
   where: 'Where',
   resource: 'Van or bay',
@@ -101,6 +121,8 @@ export const CHANGE_LABELS = {
 
 /** Changes staff make that the customer is not told of (which van comes is the business's affair). */
 const STAFF_ONLY_CHANGES: readonly string[] = [CHANGE_LABELS.resource];
+
+const SERVICE_FIELDS = ['service', 'selectedVehicleType', 'vehicleType', 'coatingType'] as const;
 
 const TEXT_FIELDS = [
   'name',
@@ -135,7 +157,7 @@ function applyEdit(current: BookingInput, edit: BookingEdit): BookingInput {
     for (const field of [...ADDRESS_FIELDS, 'landmark'] as const) next[field] = '';
     next.saveAddress = false;
   }
-  const serviceEdited = edit.service !== undefined || edit.selectedVehicleType !== undefined || edit.vehicleType !== undefined || edit.coatingType !== undefined;
+  const serviceEdited = SERVICE_FIELDS.some((field) => edit[field] !== undefined);
   if (!serviceEdited) return next;
   if (edit.selectedVehicleType !== undefined && edit.vehicleType === undefined) {
     return { ...completeServiceChoice(next), coatingType: isCeramic(next.service) ? next.coatingType || DEFAULT_COATING : '' };
@@ -152,6 +174,15 @@ export const addressOf = (row: Booking) => [onSiteAddress(row), row.landmark.tri
 const whereText = (row: Booking) => SERVICE_TYPE_LABELS[row.service_type as ServiceType] ?? row.service_type;
 const adjustmentText = (row: Booking) => (row.price_adjustment_cents === 0 ? '' : `${formatNzd(row.price_adjustment_cents)} (${row.price_adjustment_reason ?? ''})`);
 
+const VEHICLE_KEYS = ['vehicleType', 'selectedVehicleType', 'service', 'coatingType', 'make', 'model', 'colour', 'plate'] as const;
+
+function sameVehicles(a: readonly VehicleChoice[], b: readonly VehicleChoice[]): boolean {
+  return a.length === b.length && a.every((v, i) => VEHICLE_KEYS.every((key) => v[key] === b[i]![key]) && v.addOns.join() === b[i]!.addOns.join());
+}
+
+/** One vehicle without add-ons or details: its package and size say all there is (their own lines of the history). */
+const plainJob = (vehicles: readonly VehicleChoice[]) => vehicles.length === 1 && vehicles[0]!.addOns.length === 0 && !vehicles[0]!.plate && !vehicles[0]!.make && !vehicles[0]!.model;
+
 /** What differs between two versions of a booking, field by field, in people's words. */
 function changesBetween(before: Booking, after: Booking, resourceName: (id: string | null) => string): BookingFieldChange[] {
   const pairs: [string, string, string][] = [
@@ -163,6 +194,7 @@ function changesBetween(before: Booking, after: Booking, resourceName: (id: stri
     [CHANGE_LABELS.notes, before.notes, after.notes],
     [CHANGE_LABELS.package, packageForPeople(before), packageForPeople(after)],
     [CHANGE_LABELS.vehicle, vehicleForPeople(before), vehicleForPeople(after)],
+    ...(plainJob(before.vehicles) && plainJob(after.vehicles) ? [] : [[CHANGE_LABELS.vehicles, jobText(before.vehicles), jobText(after.vehicles)] as [string, string, string]]),
     [CHANGE_LABELS.when, appointmentText(before.date, before.time), appointmentText(after.date, after.time)],
     [CHANGE_LABELS.resource, resourceName(before.resource_id), resourceName(after.resource_id)],
     [CHANGE_LABELS.adjustment, adjustmentText(before), adjustmentText(after)],
@@ -179,14 +211,25 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
   if (edit.priceAdjustmentCents !== undefined && edit.priceAdjustmentCents !== 0 && edit.priceAdjustmentReason === undefined) {
     throw validationFailed([{ field: 'priceAdjustmentReason', message: STAFF_BOOKING_MESSAGES.adjustmentReasonRequired }]);
   }
+  if (edit.vehicles !== undefined) {
+    const mixed = SERVICE_FIELDS.filter((field) => edit[field] !== undefined);
+    if (mixed.length > 0) throw validationFailed(mixed.map((field) => ({ field, message: JOB_MESSAGES.vehiclesWithTopLevel })));
+  }
   const run = async (trx: Kysely<Database>): Promise<EditResult> => {
     const current = await bookingAtVersion(trx, request.id, request.version);
 
     const before = bookingInputOf(current);
     const next = applyEdit(before, edit);
+    // The vehicles asked for, checked as create-booking checks them (indexed fields); the
+    // single-vehicle columns then hold the first one's package, as when the booking was taken.
+    const asked = edit.vehicles === undefined ? undefined : jobOf({ ...emptyBooking(), vehicles: edit.vehicles });
+    if (asked && asked.errors.length === 0) {
+      const first = asked.vehicles[0]!;
+      Object.assign(next, { service: first.service, vehicleType: first.vehicleType, selectedVehicleType: first.selectedVehicleType, coatingType: first.coatingType });
+    }
     const moved = next.date !== before.date || next.time !== before.time;
     const kindChanged = next.serviceType !== before.serviceType;
-    const serviceChanged = next.service !== before.service || next.vehicleType !== before.vehicleType || next.coatingType !== before.coatingType;
+    const serviceChanged = asked ? !sameVehicles(asked.vehicles, current.vehicles) : next.service !== before.service || next.vehicleType !== before.vehicleType || next.coatingType !== before.coatingType;
     const adjustment =
       edit.priceAdjustmentCents === undefined
         ? storedQuote(current).adjustment ?? null
@@ -195,7 +238,7 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
           : { cents: edit.priceAdjustmentCents, reason: (edit.priceAdjustmentReason ?? '').trim() };
     const window = moved ? staffBookingWindow(options.now) : ANY_DATE;
     const ruleErrors = validateBooking(next, window, { emailOptional: true });
-    const errors: FieldError[] = [...ruleErrors, ...staffStartErrors(next, window, ruleErrors), ...adjustmentErrors(adjustment)];
+    const errors: FieldError[] = [...(asked?.errors ?? []), ...ruleErrors, ...staffStartErrors(next, window, ruleErrors), ...adjustmentErrors(adjustment)];
     if (errors.length > 0) throw validationFailed(errors);
 
     const resourceAsked = edit.resourceId !== undefined && edit.resourceId !== null && edit.resourceId !== current.resource_id;
@@ -205,17 +248,21 @@ export async function editBooking(db: Kysely<Database>, request: EditRequest, op
     }
 
     // The price: re-quoted from the catalogue when the choice changed, the discount kept at its
-    // percentage. The package edited here is the first vehicle's; its add-ons and the other
-    // vehicles stay, each line priced and timed again (an add-on that no longer fits is a 400).
+    // percentage. Either the vehicles are sent whole, or the package edited is the first
+    // vehicle's; its add-ons and the other vehicles stay, each line priced and timed again (an
+    // add-on that no longer fits is a 400).
     let listCents = current.list_price_cents;
     let durationMinutes = bookedDuration(current);
     let vehicles = current.vehicles;
     let lines = current.lines;
     if (serviceChanged) {
-      const first = { ...current.vehicles[0]!, service: next.service, vehicleType: next.vehicleType, selectedVehicleType: next.selectedVehicleType, coatingType: next.coatingType };
-      const extras = vehicleExtrasErrors(first, current.vehicles.length > 1 ? 'vehicles[0].' : '');
-      if (extras.length > 0) throw validationFailed(extras);
-      vehicles = [first, ...current.vehicles.slice(1)];
+      if (asked) vehicles = asked.vehicles;
+      else {
+        const first = { ...current.vehicles[0]!, service: next.service, vehicleType: next.vehicleType, selectedVehicleType: next.selectedVehicleType, coatingType: next.coatingType };
+        const extras = vehicleExtrasErrors(first, current.vehicles.length > 1 ? 'vehicles[0].' : '');
+        if (extras.length > 0) throw validationFailed(extras);
+        vehicles = [first, ...current.vehicles.slice(1)];
+      }
       const priced = jobLines(vehicles);
       if (!priced) throw validationFailed([{ field: 'service', message: MESSAGES.serviceUnknown }]);
       lines = priced;

@@ -16,6 +16,8 @@ import { canChangeStatus } from '../domain/booking-status.ts';
 import type { BusinessInfo } from '../domain/business.ts';
 import { COMPLETION_MESSAGES, completionErrors, PAYMENT_METHODS, type CompletionInput, type PaymentMethod, type Receipt } from '../domain/completion.ts';
 import { bookingTotalCents } from '../domain/money.ts';
+import { findAddOn } from '../domain/add-ons.ts';
+import type { StoredLine } from '../domain/job.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { receiptOf } from '../mail/receipt.ts';
@@ -132,6 +134,35 @@ export interface Takings {
   taken: { byMethod: Record<PaymentMethod, number>; totalCents: number; gstCents: number };
   unpaid: { count: number; amountCents: number; jobs: TakingsJob[] };
   jobs: TakingsJob[];
+  /** The packages and the add-ons done in those jobs (issue 41), each with how many and their lines' amount. */
+  byPackage: WorkTaking[];
+  byAddOn: WorkTaking[];
+}
+
+/**
+ * One package or add-on in the takings: how many were done and what their lines came to (list
+ * prices, before discounts, travel fees and adjustments, which belong to the job, not a line).
+ */
+export interface WorkTaking {
+  code: string;
+  name: string;
+  count: number;
+  amountCents: number;
+}
+
+/** The lines of completed jobs added up by package and by add-on, the largest amount first (pure). */
+export function takingsByWork(lines: readonly StoredLine[]): Pick<Takings, 'byPackage' | 'byAddOn'> {
+  const groups = { package: new Map<string, WorkTaking>(), 'add-on': new Map<string, WorkTaking>() };
+  for (const line of lines) {
+    const group = groups[line.kind];
+    const name = line.kind === 'add-on' ? (findAddOn(line.code)?.name ?? line.description) : line.code;
+    const taking = group.get(line.code) ?? { code: line.code, name, count: 0, amountCents: 0 };
+    taking.count += line.quantity;
+    taking.amountCents += line.totalCents;
+    group.set(line.code, taking);
+  }
+  const ordered = (group: Map<string, WorkTaking>) => [...group.values()].sort((a, b) => b.amountCents - a.amountCents || a.name.localeCompare(b.name));
+  return { byPackage: ordered(groups.package), byAddOn: ordered(groups['add-on']) };
 }
 
 export class TakingsRangeError extends AppError {}
@@ -152,9 +183,9 @@ function toJob(row: CompletedJob): TakingsJob {
 }
 
 /** Adds up completed jobs (pure: the reference for the tests' model too). */
-export function sumTakings(from: string, to: string, jobs: TakingsJob[]): Takings {
+export function sumTakings(from: string, to: string, jobs: TakingsJob[]): Omit<Takings, 'byPackage' | 'byAddOn'> {
   const byMethod = Object.fromEntries(PAYMENT_METHODS.map((m) => [m, 0])) as Record<PaymentMethod, number>;
-  const takings: Takings = {
+  const takings: Omit<Takings, 'byPackage' | 'byAddOn'> = {
     from,
     to,
     completed: { count: 0, amountCents: 0, gstCents: 0 },
@@ -184,7 +215,7 @@ export async function takingsBetween(db: Kysely<Database>, from: string, to: str
   if (from > to) throw validationFailed([{ field: 'to', message: COMPLETION_MESSAGES.takingsOrder }]);
   if (maxDays > 0 && daysBetween(from, to).length > maxDays) throw validationFailed([{ field: 'to', message: COMPLETION_MESSAGES.takingsRange(maxDays) }]);
   const rows = await completedJobsBetween(db, new Date(aucklandInstant(from, '00:00')), new Date(aucklandInstant(addDaysToDay(to, 1), '00:00')));
-  return sumTakings(from, to, rows.map(toJob));
+  return { ...sumTakings(from, to, rows.map(toJob)), ...takingsByWork(rows.flatMap((row) => row.lines)) };
 }
 
 /** The Auckland date a job was completed on. */

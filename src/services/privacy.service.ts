@@ -34,8 +34,8 @@ import { CUSTOMER_NOT_FOUND } from './customers.service.ts';
 import { composeQueued } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 
-/** The history's fields whose values are personal: erased from every change line. */
-const PERSONAL_LABELS = [CHANGE_LABELS.name, CHANGE_LABELS.email, CHANGE_LABELS.phone, CHANGE_LABELS.address, CHANGE_LABELS.notes];
+/** The history's fields whose values are personal: erased from every change line (the vehicles' name their plates, makes and models). */
+const PERSONAL_LABELS = [CHANGE_LABELS.name, CHANGE_LABELS.email, CHANGE_LABELS.phone, CHANGE_LABELS.address, CHANGE_LABELS.notes, CHANGE_LABELS.vehicles];
 
 export interface CustomerExport {
   customer: CustomerListRow;

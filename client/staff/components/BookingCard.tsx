@@ -1,7 +1,8 @@
-/** A booking in the list: service, status, reference, customer, when, for on-site service where, and the total. */
+/** A booking in the list: service (with how many vehicles when several), status, reference, customer, when, for on-site service where, and the total. */
 import { formatNzd } from '#domain/pricing.ts';
 import type { BookingDto } from '../lib/staff-api.ts';
 import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
+import { vehicleCount } from '#domain/vehicle-text.ts';
 import { Fact } from './Fact.tsx';
 import { cardDate } from './format.ts';
 import { StatusActions } from './StatusActions.tsx';
@@ -34,7 +35,7 @@ export function BookingCard({ booking, busy, opening, onView, onStatus, selected
             aria-label={`Select ${booking.name}, ${booking.service}, ${booking.reference}`}
           />
         )}
-        <h3>{booking.service}</h3>
+        <h3>{booking.vehicles.length > 1 ? `${booking.service} · ${vehicleCount(booking.vehicles)}` : booking.service}</h3>
         <StatusBadge status={booking.status} late={booking.cancelledLate} />
         <ConfirmationBadge booking={booking} />
       </div>

@@ -1,12 +1,15 @@
 /**
- * 'Booking Details' (spec section 2): every field by the spec's rules, the status changes and
- * their history. A native modal <dialog>: the page behind is inert, focus stays inside, Escape,
+ * 'Booking Details' (spec section 2): every field by the spec's rules, the vehicles with their
+ * packages and add-ons and the job line by line (issue 41), the status changes and their history. A native modal <dialog>: the page behind is inert, focus stays inside, Escape,
  * Close and the X button close it.
  */
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { lazyPart } from '../lib/lazy-part.ts';
 import { adjustmentLabel, discountLabel, formatNzd, TRAVEL_FEE_LABEL } from '#domain/pricing.ts';
 import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
+import { packageForPeople } from '#domain/catalogue.ts';
+import { vehicleName } from '#domain/job.ts';
+import { addOnNames, vehicleCount } from '#domain/vehicle-text.ts';
 import type { BookingDto, StatusChangeDto } from '../lib/staff-api.ts';
 import { useOpening } from '../lib/use-opening.ts';
 import { Icon } from '../../components/Icon.tsx';
@@ -59,7 +62,7 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
       </div>
       <div className="modal-body">
         <p className="modal-service">
-          <strong>{booking.service}</strong> <StatusBadge status={booking.status} late={booking.cancelledLate} /> <ConfirmationBadge booking={booking} />
+          <strong>{booking.vehicles.length > 1 ? `${booking.service} · ${vehicleCount(booking.vehicles)}` : booking.service}</strong> <StatusBadge status={booking.status} late={booking.cancelledLate} /> <ConfirmationBadge booking={booking} />
         </p>
         <p>{`Scheduled for ${longDate(booking.date)} at ${booking.time}–${endOf(booking)}${booking.resourceId || booking.status === 'cancelled' ? '' : ' (needs a van or bay: see the Day view)'}`}</p>
         <p>{`Reference ${booking.reference}`}</p>
@@ -84,9 +87,20 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
           <Fact label="Phone" value={booking.phone} />
         </dl>
         <h3>Vehicle Information</h3>
-        <dl className="modal-facts">
-          <Fact label="Vehicle Type" value={booking.vehicleType.toUpperCase()} />
-        </dl>
+        <ol className="modal-vehicles">
+          {booking.vehicles.map((vehicle, i) => (
+            <li key={i}>
+              <strong>{vehicleName(vehicle, i)}</strong>
+              <dl className="modal-facts">
+                <Fact label="Vehicle Type" value={vehicle.vehicleType.toUpperCase()} />
+                {vehicle.plate && (vehicle.make || vehicle.model) && <Fact label="Make and Model" value={`${vehicle.make} ${vehicle.model}`.trim()} />}
+                <Fact label="Colour" value={vehicle.colour} />
+                <Fact label="Package" value={packageForPeople({ service: vehicle.service, coating_type: vehicle.coatingType })} />
+                {vehicle.addOns.length > 0 && <Fact label="Add-ons" value={addOnNames(vehicle.addOns)} />}
+              </dl>
+            </li>
+          ))}
+        </ol>
         <h3>Service Details</h3>
         <dl className="modal-facts">
           <Fact label="Service Type" value={onsite ? 'On-site Service' : 'In-shop Service'} />
@@ -107,6 +121,12 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
           </>
         )}
         <h3>Price</h3>
+        <dl className="modal-facts modal-lines">
+          {booking.quote.lines.map((line, i) => (
+            <Fact key={i} label={`${line.description}${line.quantity > 1 ? ` × ${line.quantity}` : ''} (${line.minutes} min)`} value={formatNzd(line.totalCents)} />
+          ))}
+          <Fact label="Time" value={`${booking.quote.durationMinutes} min`} />
+        </dl>
         <dl className="modal-facts">
           <Fact label="List Price" value={formatNzd(booking.quote.listPriceCents)} />
           {booking.quote.discount && <Fact label={discountLabel(booking.quote.discount)} value={`−${formatNzd(booking.quote.discountCents)}`} />}

@@ -2,12 +2,16 @@
  * The "Customers" view (issue 22): one card per customer (their bookings grouped by e-mail, or by
  * phone without one) with contact, bookings, completed jobs, total spent and last and next visit;
  * a search by name, e-mail, phone or booking reference; "More" pages on (keyset cursor); and a
- * customer's page with their bookings and contact messages and "Book again". Loaded when the tab
+ * customer's page with their vehicles and the jobs done on each (issue 41), their bookings and
+ * contact messages, and "Book again". Loaded when the tab
  * is first opened, so the dashboard's own bundle does not grow.
  */
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { CustomerDetailsDto, CustomerDto, CustomerPageDto, VisitDto } from '#api/customer-schemas.ts';
+import { packageForPeople, vehicleForPeople } from '#domain/catalogue.ts';
+import { MAX_VEHICLES } from '#domain/job.ts';
 import { formatNzd } from '#domain/pricing.ts';
+import { addOnNames } from '#domain/vehicle-text.ts';
 import { ApiError } from '../lib/staff-api.ts';
 import type { BookingDraft } from './BookingFields.tsx';
 import { CustomerPrivacy, lastOnSite } from './CustomerPrivacy.tsx';
@@ -73,15 +77,21 @@ function Contact({ customer }: { customer: CustomerDto }) {
   );
 }
 
-/** "Book again": their details, the vehicle of their latest booking, and the address of their latest on-site one. */
-function bookAgainPrefill({ customer, bookings }: CustomerDetailsDto): Partial<BookingDraft> {
+/**
+ * "Book again": their details; their vehicles as each was last booked (up to the four of a visit),
+ * or without any known by plate or make and model, those of their latest booking; and the address
+ * of their latest on-site one.
+ */
+function bookAgainPrefill({ customer, bookings, vehicles }: CustomerDetailsDto): Partial<BookingDraft> {
   const last = bookings[0];
   const address = lastOnSite(bookings);
+  const again = vehicles.length > 0 ? vehicles.slice(0, MAX_VEHICLES).map((v) => v.vehicle) : last?.vehicles;
   return {
     name: customer.name,
     email: customer.email,
     phone: customer.phone,
-    ...(last ? { service: last.service, vehicleType: last.vehicleType, coatingType: last.coatingType, serviceType: last.serviceType } : {}),
+    ...(again ? { vehicles: again } : {}),
+    ...(last ? { serviceType: last.serviceType } : {}),
     ...(address
       ? { houseNumber: address.houseNumber, streetAddress: address.streetAddress, suburb: address.suburb, city: address.city, postalCode: address.postalCode, region: address.region, landmark: address.landmark }
       : {}),
@@ -131,7 +141,7 @@ function CustomerPage({ id, onBack, onSignedOut, onOpen, onBookAgain }: Customer
       </div>
     );
   }
-  const { customer, bookings, messages } = details;
+  const { customer, bookings, vehicles, messages } = details;
   return (
     <section className="customer-page" aria-labelledby="customer-title">
       {back}
@@ -157,6 +167,34 @@ function CustomerPage({ id, onBack, onSignedOut, onOpen, onBookAgain }: Customer
         }}
         onErased={onBack}
       />
+      <h3>Vehicles</h3>
+      {vehicles.length === 0 ? (
+        <p className="customer-muted">No vehicle known by its plate, or make and model.</p>
+      ) : (
+        <ul className="customer-vehicles">
+          {vehicles.map(({ name, vehicle, jobs }) => (
+            <li key={name} className="card">
+              <p>
+                <strong>{name}</strong>{' '}
+                <span className="customer-muted">
+                  {[vehicleForPeople({ vehicle_type: vehicle.vehicleType, selected_vehicle_type: vehicle.selectedVehicleType }), vehicle.colour, vehicle.plate && `${vehicle.make} ${vehicle.model}`.trim()].filter(Boolean).join(' · ')}
+                </span>
+              </p>
+              {jobs.length === 0 ? (
+                <p className="customer-muted">No jobs done yet.</p>
+              ) : (
+                <ul className="vehicle-jobs">
+                  {jobs.map((job) => (
+                    <li key={job.bookingId}>
+                      {`${cardDate(job.date)} · ${packageForPeople({ service: job.service, coating_type: job.coatingType })}${job.addOns.length > 0 ? ` + ${addOnNames(job.addOns)}` : ''}`}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       <h3>Bookings</h3>
       <ul className="customer-bookings">
         {bookings.map((booking) => (

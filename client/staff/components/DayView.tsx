@@ -10,6 +10,7 @@ import { Fragment, Suspense, useCallback, useEffect, useRef, useState, type CSSP
 import { lazyPart } from '../lib/lazy-part.ts';
 import { ApiError, staffApi, type BookingDto, type ClosureDto, type ResourceDto, type ScheduleDayDto, type ScheduleGapDto, type ScheduleWeekDto } from '../lib/staff-api.ts';
 import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
+import { vehicleCount } from '#domain/vehicle-text.ts';
 import { takeEarly } from '../lib/early-data.ts';
 import { useOpening } from '../lib/use-opening.ts';
 import { cardDate, hoursText, longDate, plural } from './format.ts';
@@ -60,7 +61,7 @@ function JobItem({ booking, zoneName, dayStart, onMove }: { booking: BookingDto;
           </button>
         </p>
         <p className="job-what">
-          <strong>{booking.service}</strong> · {booking.vehicleType.toUpperCase()} · {booking.name} <StatusBadge status={booking.status} />
+          <strong>{booking.service}</strong> · {vehicleCount(booking.vehicles) || booking.vehicleType.toUpperCase()} · {booking.name} <StatusBadge status={booking.status} />
         </p>
         <p className="job-where">
           {booking.serviceType === 'onsite' ? `${booking.houseNumber} ${booking.streetAddress}, ${booking.suburb}` : 'Drop-off at the service centre'} · {booking.phone}
@@ -198,7 +199,7 @@ function Unassigned({ jobs, onMove }: { jobs: BookingDto[]; onMove(booking: Book
           <li key={booking._id}>
             <span className="slot">{booking.time}</span>
             <span>
-              {cardDate(booking.date)} · <strong>{booking.service}</strong> · {KIND_WORDS[booking.serviceType === 'dropoff' ? 'dropoff' : 'onsite']} · {booking.name} · {booking.phone}
+              {cardDate(booking.date)} · <strong>{booking.service}</strong>{booking.vehicles.length > 1 && ` · ${vehicleCount(booking.vehicles)}`} · {KIND_WORDS[booking.serviceType === 'dropoff' ? 'dropoff' : 'onsite']} · {booking.name} · {booking.phone}
             </span>
             <button type="button" className="button button-primary button-small" onClick={() => onMove(booking)}>
               Move<span className="visually-hidden"> {booking.name}’s job</span>

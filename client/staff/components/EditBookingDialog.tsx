@@ -1,8 +1,9 @@
 /**
- * "Edit booking" (issue 21): contact details, on-site or drop-off and the address, notes,
- * package, size, coating, date, time (the engine's free starts for the job, the booking's own
+ * "Edit booking" (issue 21): contact details, on-site or drop-off and the address, notes, the
+ * vehicles with their package, size, coating and add-ons (issue 41), date, time (the engine's free starts for the job, the booking's own
  * place counted free), van or bay and the price adjustment. "Preview" asks the server what would
- * change (a dry run: the new quote, and whether the new time fits); "Save" sends only the fields
+ * change (a dry run: the new quote line by line with its minutes, and whether the job still fits
+ * its place; a refusal shows the engine's reason); "Save" sends only the fields
  * changed, with the version the dialog was opened on (a stale one is refused and the booking
  * reloaded). "E-mail the customer" is on when the booking has an address. Loaded lazily from the
  * booking's details.
@@ -23,7 +24,7 @@ import {
   WhenFieldset,
   centsOf,
   draftOf,
-  jobOf,
+  vehiclesOf,
   useResources,
   useStaffSlots,
   type BookingDraft,
@@ -39,7 +40,7 @@ export interface EditBookingDialogProps {
   onClose(): void;
 }
 
-const TEXT_FIELDS = ['name', 'phone', 'email', 'houseNumber', 'streetAddress', 'suburb', 'city', 'postalCode', 'region', 'landmark', 'notes', 'serviceType', 'service', 'date', 'time'] as const;
+const TEXT_FIELDS = ['name', 'phone', 'email', 'houseNumber', 'streetAddress', 'suburb', 'city', 'postalCode', 'region', 'landmark', 'notes', 'serviceType', 'date', 'time'] as const;
 
 export default function EditBookingDialog({ booking, onSaved, onStale, onSignedOut, onClose }: EditBookingDialogProps) {
   const original = draftOf(booking);
@@ -68,12 +69,9 @@ export default function EditBookingDialog({ booking, onSaved, onStale, onSignedO
       if (draft.serviceType === 'dropoff' && field in NO_ADDRESS) continue;
       if (draft[field] !== original[field]) body[field] = draft[field];
     }
-    if (draft.vehicleType !== original.vehicleType) {
-      body.vehicleType = draft.vehicleType;
-      body.selectedVehicleType = draft.vehicleType;
-    }
-    const coating = jobOf(draft).coatingType;
-    if (coating !== original.coatingType) body.coatingType = coating;
+    // The vehicles go whole when any of them changed: the server prices and times the job again.
+    const vehicles = vehiclesOf(draft);
+    if (JSON.stringify(vehicles) !== JSON.stringify(vehiclesOf(original))) body.vehicles = vehicles;
     if (draft.resourceId !== original.resourceId) body.resourceId = draft.resourceId || null;
     if (draft.adjustment !== original.adjustment || draft.adjustmentReason !== original.adjustmentReason) {
       const cents = centsOf(draft.adjustment);

@@ -1,13 +1,13 @@
 /**
  * "New booking" (issue 21): staff book a customer who phones or walks in. The wizard's fields and
- * rules, in one column that works at 390 px: the start times come from the scheduling engine as
+ * rules (one to four vehicles, each with its add-ons: issue 41), in one column that works at 390 px: the start times come from the scheduling engine as
  * staff may book them (today from the next whole hour), the quote from the server; the e-mail is
  * optional (without one nothing is e-mailed), the van or bay may be chosen, and the price may be
  * adjusted with a reason. Loaded lazily from the dashboard.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { FieldError } from '#domain/messages.ts';
-import { withAdjustment, type Quote } from '#domain/pricing.ts';
+import { withAdjustment, type JobQuote } from '#domain/pricing.ts';
 import { ApiError, type BookingDto } from '../lib/staff-api.ts';
 import { staffBookingApi } from '../lib/staff-booking-api.ts';
 import {
@@ -22,7 +22,8 @@ import {
   ServiceFieldset,
   WhenFieldset,
   centsOf,
-  jobOf,
+  jobChosen,
+  vehiclesOf,
   useResources,
   useStaffSlots,
   type BookingDraft,
@@ -45,20 +46,21 @@ export default function StaffBookingForm({ prefill, onCreated, onSignedOut, onCl
   const [draft, setDraft] = useState<BookingDraft>(blank);
   const resources = useResources();
   const slots = useStaffSlots(draft);
-  const [quote, setQuote] = useState<Quote | null>(null);
+  const [quote, setQuote] = useState<JobQuote | null>(null);
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const change = (patch: Partial<BookingDraft>) => setDraft((d) => ({ ...d, ...patch }));
-  const job = jobOf(draft);
+  // The vehicles as text: the effect's key (the array is a new one each render) and its body.
+  const job = jobChosen(draft) ? JSON.stringify(vehiclesOf(draft)) : '';
 
   useEffect(() => {
-    if (!job.service || !job.vehicleType) return setQuote(null);
+    if (!job) return setQuote(null);
     let current = true;
     const timer = setTimeout(() => {
       const email = /^\S+@\S+\.\S+$/.test(draft.email.trim()) ? draft.email.trim() : '';
-      staffBookingApi.quote({ service: job.service, vehicleType: job.vehicleType, selectedVehicleType: job.vehicleType, coatingType: job.coatingType, email }).then(
+      staffBookingApi.quote({ vehicles: JSON.parse(job), email }).then(
         (answer) => current && setQuote(answer),
         () => current && setQuote(null),
       );
@@ -67,10 +69,10 @@ export default function StaffBookingForm({ prefill, onCreated, onSignedOut, onCl
       current = false;
       clearTimeout(timer);
     };
-  }, [job.service, job.vehicleType, job.coatingType, draft.email]);
+  }, [job, draft.email]);
 
   const adjustmentCents = centsOf(draft.adjustment);
-  const shown = quote && adjustmentCents !== undefined ? withAdjustment(quote, adjustmentCents ? { cents: adjustmentCents, reason: draft.adjustmentReason.trim() || '…' } : null) : quote;
+  const shown = quote && adjustmentCents !== undefined ? { ...quote, ...withAdjustment(quote, adjustmentCents ? { cents: adjustmentCents, reason: draft.adjustmentReason.trim() || '…' } : null) } : quote;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -78,12 +80,11 @@ export default function StaffBookingForm({ prefill, onCreated, onSignedOut, onCl
     setBusy(true);
     setErrors([]);
     setRefusal(null);
-    const { adjustment: _a, adjustmentReason, resourceId, coatingType: _c, ...fields } = draft;
+    const { adjustment: _a, adjustmentReason, resourceId, ...fields } = draft;
     const body = {
       ...fields,
       ...(draft.serviceType === 'onsite' ? {} : NO_ADDRESS),
-      coatingType: job.coatingType,
-      selectedVehicleType: draft.vehicleType,
+      vehicles: vehiclesOf(draft),
       saveAddress: false,
       ...(resourceId ? { resourceId } : {}),
       ...(adjustmentCents ? { priceAdjustmentCents: adjustmentCents, priceAdjustmentReason: adjustmentReason } : {}),
@@ -151,7 +152,7 @@ export default function StaffBookingForm({ prefill, onCreated, onSignedOut, onCl
       <AddressFieldset {...fields} />
       <CustomerFieldset {...fields} emailHint="Optional. Without one, nothing is e-mailed to the customer." />
       <PriceFieldset {...fields} hint="Optional: e.g. 25 for more, -10 for less.">
-        <div aria-live="polite">{shown ? <QuoteLines quote={shown} /> : <p>Choose the package and size to see the price.</p>}</div>
+        <div aria-live="polite">{shown ? <QuoteLines quote={shown} /> : <p>Choose each vehicle's package and size to see the price.</p>}</div>
       </PriceFieldset>
     </Dialog>
   );

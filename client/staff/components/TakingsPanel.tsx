@@ -1,7 +1,7 @@
 /**
  * Takings (issue 21): for a range of completion dates, the jobs completed, what was taken by
  * payment method, the GST, and the jobs still unpaid, each with a way to record its payment; the
- * same jobs as CSV. Loaded when its tab is first opened.
+ * packages and add-ons done, how many and for how much (issue 41); the same jobs as CSV. Loaded when its tab is first opened.
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { PAYMENT_METHOD_LABELS, PAYMENT_METHODS, type PaymentMethod } from '#domain/completion.ts';
@@ -28,6 +28,41 @@ interface Takings {
   completed: { count: number; amountCents: number; gstCents: number };
   taken: { byMethod: Record<PaymentMethod, number>; totalCents: number; gstCents: number };
   unpaid: { count: number; amountCents: number; jobs: TakingsJob[] };
+  byPackage: WorkTaking[];
+  byAddOn: WorkTaking[];
+}
+
+interface WorkTaking {
+  code: string;
+  name: string;
+  count: number;
+  amountCents: number;
+}
+
+/** The packages or the add-ons done: how many and their lines' amount at list price. */
+function WorkTable({ caption, work }: { caption: string; work: WorkTaking[] }) {
+  if (work.length === 0) return null;
+  return (
+    <table className="takings-table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Done</th>
+          <th scope="col">Amount</th>
+        </tr>
+      </thead>
+      <tbody>
+        {work.map((w) => (
+          <tr key={w.code}>
+            <th scope="row">{w.name}</th>
+            <td>{w.count}</td>
+            <td>{formatNzd(w.amountCents)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 /** Today in Auckland, as the browser can tell it. */
@@ -154,6 +189,8 @@ export default function TakingsPanel({ onSignedOut }: { onSignedOut(): void }) {
               </tr>
             </tbody>
           </table>
+          <WorkTable caption="By package (list prices)" work={takings.byPackage} />
+          <WorkTable caption="By add-on (list prices)" work={takings.byAddOn} />
           {takings.unpaid.jobs.length > 0 && (
             <>
               <h3>Unpaid jobs</h3>

@@ -1,9 +1,10 @@
 /**
  * PATCH /v1/bookings/{id}: staff edit a booking (issue 21): contact details, address, notes,
- * on-site or drop-off, package, vehicle size, coating, date, time, van or bay and the price adjustment, compare-and-set
- * on the version it was based on (409 with the booking as it is now when it changed meanwhile). A
- * new package, size or coating is re-quoted; a new date, time, van or bay goes through the
- * scheduling engine (409 with its reason when it does not fit). `dryRun` answers the same without
+ * on-site or drop-off, package, vehicle size, coating, the vehicles with their add-ons (issue 41),
+ * date, time, van or bay and the price adjustment, compare-and-set on the version it was based on
+ * (409 with the booking as it is now when it changed meanwhile). A new package, size, coating or
+ * set of vehicles is re-quoted line by line; a new date, time, van or bay, or a new duration, goes
+ * through the scheduling engine (409 with its reason when it does not fit). `dryRun` answers the same without
  * writing (the dialog's preview). The customer is e-mailed what changed unless `notifyCustomer`
  * is false.
  */
@@ -14,6 +15,7 @@ import { BookingChangeSchema, BookingSchema, ErrorSchema, QuoteSchema, StatusCha
 import { editBooking, type BookingEdit } from '../../../services/booking-edit.service.ts';
 import { StaleBookingError } from '../../../services/staff-bookings.service.ts';
 import { PriceAdjustmentFields } from './booking-create.ts';
+import { CreateBookingBody } from '../create-booking.ts';
 import { IdParams, staffErrorResponses, toBookingDto, toQuoteDto, toStatusChangeDto } from '../schemas.ts';
 import { zoneNameOf } from '../../../db/service-zones.repository.ts';
 
@@ -40,6 +42,7 @@ const EditBody = Type.Object(
     selectedVehicleType: text('selectedVehicleType', 'The size (sm, mid, suv, Hatchback, Sedan or Suv): re-quoted'),
     vehicleType: text('vehicleType', 'sm, mid or suv: re-quoted'),
     coatingType: text('coatingType', 'coat1 or coat2 for Ceramic Coating: re-quoted'),
+    vehicles: CreateBookingBody.properties.vehicles,
     date: text('date', 'YYYY-MM-DD, from today (next whole hour on) to 12 months ahead'),
     time: text('time', 'HH:00'),
     resourceId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: "A van or bay of the job's kind; null: the schedule chooses; absent: keep it if it still fits" })),
@@ -54,7 +57,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'editBooking',
-        summary: "Edit a booking's details, package, time or price (compare-and-set on its version)",
+        summary: "Edit a booking's details, vehicles and add-ons, package, time or price (compare-and-set on its version)",
         tags: ['staff'],
         params: IdParams,
         body: EditBody,

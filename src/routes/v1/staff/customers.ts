@@ -8,6 +8,7 @@ import { CustomerDetailsSchema, CustomerPageSchema, type CustomerDto, type Visit
 import { ErrorSchema } from '#api/schemas.ts';
 import type { CustomerListRow, VisitRow } from '../../../db/customers.repository.ts';
 import { customerDetails, findCustomers } from '../../../services/customers.service.ts';
+import { customerVehicles } from '../../../domain/customer-vehicles.ts';
 import { IdParams, staffErrorResponses, toBookingDto, toContactMessageDto } from '../schemas.ts';
 
 const ListQuery = Type.Object(
@@ -64,7 +65,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getCustomer',
-        summary: "A customer with their bookings and contact messages, newest first",
+        summary: 'A customer with their bookings, vehicles and contact messages, newest first',
         tags: ['staff'],
         params: IdParams,
         response: { 200: CustomerDetailsSchema, 404: ErrorSchema, ...staffErrorResponses },
@@ -72,7 +73,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const details = await customerDetails(app.db, request.params.id, app.now());
-      return { customer: toCustomerDto(details.customer), bookings: details.bookings.map(toBookingDto), messages: details.messages.map(toContactMessageDto) };
+      return {
+        customer: toCustomerDto(details.customer),
+        bookings: details.bookings.map(toBookingDto),
+        vehicles: customerVehicles(details.bookings),
+        messages: details.messages.map(toContactMessageDto),
+      };
     },
   );
 };

@@ -1,6 +1,7 @@
 /**
  * GET /v1/takings?from=&to=: the jobs completed in a date range (Auckland dates, both included),
- * what was taken by payment method, the GST, and the jobs still unpaid; GET /v1/takings.csv: the
+ * what was taken by payment method, the GST, the jobs still unpaid, and the packages and add-ons
+ * done (issue 41, from the jobs' lines); GET /v1/takings.csv: the
  * same jobs one a row, for the accounts.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -33,6 +34,13 @@ const JobSchema = Type.Object({
   invoiceNumber: Type.Union([Type.Integer(), Type.Null()]),
 });
 
+const WorkSchema = Type.Object({
+  code: Type.String({ description: 'The package name, or the add-on id' }),
+  name: Type.String(),
+  count: Type.Integer({ minimum: 0, description: 'How many were done (an add-on taken twice counts twice)' }),
+  amountCents: Type.Integer({ minimum: 0, description: "Their lines' amount at list price (discounts, travel fees and adjustments are the job's, not a line's)" }),
+});
+
 const TakingsSchema = Type.Object({
   from: Type.String({ format: 'date' }),
   to: Type.String({ format: 'date' }),
@@ -47,6 +55,8 @@ const TakingsSchema = Type.Object({
   ),
   unpaid: Type.Object({ count: Type.Integer(), amountCents: Type.Integer(), jobs: Type.Array(JobSchema) }),
   jobs: Type.Array(JobSchema),
+  byPackage: Type.Array(WorkSchema, { description: 'The packages done in those jobs, vehicle by vehicle, the largest amount first' }),
+  byAddOn: Type.Array(WorkSchema, { description: 'The add-ons done in those jobs, the largest amount first' }),
 });
 
 const jobDto = (job: TakingsJob) => ({ ...job, completedAt: job.completedAt.toISOString(), paidAt: job.paidAt?.toISOString() ?? null });
