@@ -18,6 +18,7 @@ import { MESSAGES } from '../src/domain/messages.ts';
 import { percentOf } from '../src/domain/pricing.ts';
 import { openDatabase } from '../src/db/connect.ts';
 import { migrateTo, migrateToLatest } from '../src/db/migrator.ts';
+import { composeQueued } from '../src/mail/booking-mail.ts';
 import { buildTestApp, createServerDatabase, forEachBackend } from './helper.ts';
 import { bookingRow, nextWeekday, originalClientPayload } from './support/payloads.ts';
 
@@ -210,6 +211,19 @@ forEachBackend(t, async (t, backend) => {
     const days = (await app.inject(`/v1/availability/days?from=${date}&to=${date}&service=Ultimate+Clean&vehicleType=suv&service=Ultimate+Clean&vehicleType=suv&service=Ultimate+Clean&vehicleType=suv`)).json();
     t.equal(days.durationMinutes, 1080, 'three SUVs’ Ultimate Cleans');
     t.same(days.days, [{ date, availableStarts: 0 }], 'eighteen hours fit no day');
+  });
+
+  t.test('an e-mail queued before migrations 034 and 035 (its snapshot without zone, fee, vehicles or lines) is still composed', async (t) => {
+    const created = await post(app, '/v1/create-booking', payload({ service: 'Quick Clean', vehicleType: 'sm', selectedVehicleType: 'sm', date: nextWeekday(3, 30), time: '09:00' }));
+    t.equal(created.statusCode, 201);
+    const rows = await app.db.selectFrom('outbox_emails').selectAll().where('booking_id', '=', created.json().id).where('snapshot', 'is not', null).execute();
+    t.ok(rows.length > 0, 'its e-mails wait with their snapshots');
+    for (const row of rows) {
+      const snapshot = typeof row.snapshot === 'string' ? JSON.parse(row.snapshot) : structuredClone(row.snapshot);
+      for (const key of ['vehicles', 'lines', 'zone_id', 'travel_fee_cents']) delete snapshot.booking[key];
+      const composed = composeQueued({ ...row, snapshot, text_body: null, html_body: null }, app.mail);
+      t.match(composed.text_body, /Quick Clean/, `${row.kind}: composed from the old snapshot`);
+    }
   });
 
   t.test('migration 035 turns each booking into one vehicle and one line with the same price and minutes', async (t) => {

@@ -6,6 +6,7 @@
 import type { BookingInput } from '../domain/booking-rules.ts';
 import { CURRENCY, type JobQuote } from '../domain/pricing.ts';
 import { presentLines } from '../domain/job.ts';
+import { packageForPeople } from '../domain/catalogue.ts';
 import type { Booking } from './database.ts';
 
 /** The booking's fields as the forms and the API name them. */
@@ -75,5 +76,26 @@ export function storedQuote(
     ...(row.price_adjustment_cents !== 0 && row.price_adjustment_reason !== null ? { adjustment: { cents: row.price_adjustment_cents, reason: row.price_adjustment_reason } } : {}),
     lines: presentLines(row.lines, row.vehicles),
     durationMinutes: Math.round((new Date(row.ends_at).getTime() - new Date(row.starts_at).getTime()) / 60_000),
+  };
+}
+
+/**
+ * A booking as written before migrations/034 and 035 (an outbox snapshot queued before them): with
+ * no zone or travel fee, and its one vehicle and line from the single-vehicle columns, as the
+ * migrations gave the rows themselves. A row written since is returned as it is.
+ */
+export function withJob(row: Booking): Booking {
+  if (row.vehicles !== undefined && row.lines !== undefined && row.travel_fee_cents !== undefined) return row;
+  const minutes = Math.round((new Date(row.ends_at).getTime() - new Date(row.starts_at).getTime()) / 60_000);
+  return {
+    ...row,
+    zone_id: row.zone_id ?? null,
+    travel_fee_cents: row.travel_fee_cents ?? 0,
+    vehicles: row.vehicles ?? [
+      { vehicleType: row.vehicle_type, selectedVehicleType: row.selected_vehicle_type, service: row.service, coatingType: row.coating_type, addOns: [], make: '', model: '', colour: '', plate: '' },
+    ],
+    lines: row.lines ?? [
+      { vehicle: 0, kind: 'package', code: row.service, description: packageForPeople(row), quantity: 1, unitCents: row.list_price_cents, totalCents: row.list_price_cents, minutes },
+    ],
   };
 }

@@ -13,6 +13,7 @@
  * and the outbox (src/mail).
  */
 import type { Kysely } from 'kysely';
+import { withJob } from '../db/booking-input.ts';
 import type { Booking, BookingFieldChange, BookingPayment, ContactMessage, Database, NewOutboxEmail, OutboxEmail, OutboxSnapshotJson } from '../db/database.ts';
 import { findBooking } from '../db/bookings.repository.ts';
 import { hasLiveReminder, insertOutboxEmails, insertOutboxEmailsSkippingReminders } from '../db/outbox.repository.ts';
@@ -282,7 +283,8 @@ export function composeQueued<T extends Queued>(email: T, context: MailContext):
   const snapshot = snapshotOf(email);
   const then = new Date(snapshot.at);
   const asThen: MailContext = { ...context, now: () => then };
-  const booking = withDates<Booking>(snapshot.booking, snapshot.dates);
+  // A snapshot queued before the service area and the job lines (migrations/034, 035) lacks them.
+  const booking = withJob(withDates<Booking>(snapshot.booking, snapshot.dates));
   const content = contentOf(email.kind, booking, snapshot, asThen);
   const method = email.ics_method === 'CANCEL' ? 'CANCEL' : 'REQUEST';
   return {
