@@ -94,7 +94,7 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
               <dl className="modal-facts">
                 <Fact label="Vehicle Type" value={vehicle.vehicleType.toUpperCase()} />
                 {vehicle.plate && (vehicle.make || vehicle.model) && <Fact label="Make and Model" value={`${vehicle.make} ${vehicle.model}`.trim()} />}
-                <Fact label="Colour" value={vehicle.colour} />
+                {vehicle.colour && <Fact label="Colour" value={vehicle.colour} />}
                 <Fact label="Package" value={packageForPeople({ service: vehicle.service, coating_type: vehicle.coatingType })} />
                 {vehicle.addOns.length > 0 && <Fact label="Add-ons" value={addOnNames(vehicle.addOns)} />}
               </dl>

@@ -36,6 +36,11 @@ export function Dialog({ id, title, closeLabel, onClose, onSubmit, refusal, clas
     const element = dialog.current;
     if (element && !element.open) element.showModal();
   }, []);
+  // A refusal is at the top and the buttons at the foot: on a phone it would be out of sight.
+  const refusalNotice = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (refusal) refusalNotice.current?.scrollIntoView({ block: 'nearest' });
+  }, [refusal]);
   const content = (
     <>
       <div className="modal-head">
@@ -46,7 +51,7 @@ export function Dialog({ id, title, closeLabel, onClose, onSubmit, refusal, clas
       </div>
       <div className="modal-body form">
         {refusal && (
-          <p className="notice notice-error" role="alert">
+          <p ref={refusalNotice} className="notice notice-error" role="alert">
             {refusal}
           </p>
         )}

@@ -43,7 +43,7 @@ interface WorkTaking {
 function WorkTable({ caption, work }: { caption: string; work: WorkTaking[] }) {
   if (work.length === 0) return null;
   return (
-    <table className="takings-table">
+    <table className="takings-work">
       <caption>{caption}</caption>
       <thead>
         <tr>
