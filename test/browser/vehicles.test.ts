@@ -55,6 +55,9 @@ t.test('several vehicles and add-ons in the wizard', async (t) => {
       await page.getByText('Drop-off Service').click();
       const date = weekday(4 + (width === 390 ? 0 : 1));
       await page.locator('input[name="date"]').fill(date);
+      // The times are all offered until the date's availability arrives: wait for it (07:00 is
+      // before the bays open on a weekday) before taking the first time left.
+      await page.locator('select[name="time"] option[value="07:00"][disabled]').waitFor({ state: 'attached' });
       const time = page.locator('select[name="time"] option:not([disabled]):not([value=""])').first();
       await time.waitFor({ state: 'attached' });
       await page.locator('select[name="time"]').selectOption((await time.getAttribute('value'))!);
