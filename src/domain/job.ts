@@ -7,7 +7,7 @@
 import { ADD_ONS, findAddOn } from './add-ons.ts';
 import { CERAMIC_COATING, VEHICLE_LABELS, durationFor, findPackage, isCoatingType, isVehicleType, packageForPeople, priceFor } from './catalogue.ts';
 import { MESSAGES, tooLong, type FieldError } from './messages.ts';
-import { quoteFor, type JobQuote } from './pricing.ts';
+import { quoteFor, type JobLine, type JobQuote } from './pricing.ts';
 import { hasControlCharacters } from './text-rules.ts';
 
 export const MAX_VEHICLES = 4;
@@ -43,14 +43,7 @@ export function emptyVehicle(): VehicleChoice {
   return { vehicleType: '', selectedVehicleType: '', service: '', coatingType: '', addOns: [], make: '', model: '', colour: '', plate: '' };
 }
 
-/** A line of a quote or an invoice: a package or an add-on for one vehicle. */
-export interface JobLine {
-  description: string;
-  quantity: number;
-  unitCents: number;
-  totalCents: number;
-  minutes: number;
-}
+export type { JobLine } from './pricing.ts';
 
 /** A line as a booking stores it (migrations/035): which vehicle, and whether a package or an add-on (its name or id). */
 export interface StoredLine extends JobLine {

@@ -11,13 +11,21 @@
  */
 import { FIRST_SERVICE_DISCOUNT_PERCENT, priceFor } from './catalogue.ts';
 // Types only: the pages that format prices (the manage page, receipts) then load no job rules.
-import type { JobLine } from './job.ts';
 
 export const CURRENCY = 'NZD';
 
 export interface QuoteDiscount {
   kind: 'first-service';
   percent: number;
+}
+
+/** A line of a quote or an invoice: a package or an add-on for one vehicle (src/domain/job.ts makes them). */
+export interface JobLine {
+  description: string;
+  quantity: number;
+  unitCents: number;
+  totalCents: number;
+  minutes: number;
 }
 
 export interface Quote {
