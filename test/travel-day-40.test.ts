@@ -7,18 +7,9 @@
  */
 import t from 'tap';
 import { aucklandInstant } from '../src/domain/booking-dates.ts';
+import type { ScheduleGap as Gap } from '../src/services/staff-schedule.service.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { nextWeekday, originalClientPayload, testNow } from './support/payloads.ts';
-
-interface Gap {
-  fromBookingId: string;
-  toBookingId: string;
-  gapMinutes: number;
-  driveMinutes: number | null;
-  fromZone: string | null;
-  toZone: string | null;
-  tooShort: boolean;
-}
 
 interface Lane {
   resource: { id: string; name: string; kind: string };
