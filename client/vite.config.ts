@@ -119,6 +119,7 @@ export default defineConfig(({ isSsrBuild }) =>
               'set-password': path.join(root, 'src/cli/set-password.ts'),
               'hash-password': path.join(root, 'src/cli/hash-password.ts'),
               backup: path.join(root, 'src/cli/backup.ts'),
+              'backup-copy': path.join(root, 'src/cli/backup-copy.ts'),
               restore: path.join(root, 'src/cli/restore.ts'),
               'move-to-postgres': path.join(root, 'src/cli/move-to-postgres.ts'),
             },

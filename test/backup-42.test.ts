@@ -100,6 +100,22 @@ t.test('a backup taken while twenty bookings are made restores every booking ans
   t.equal(next.status, 201, 'a new booking is taken on the restored database');
 });
 
+t.test('on the embedded database a backup holds the database only to copy its files: a booking made meanwhile is answered before it ends', async (t) => {
+  const dataDir = await seededDataDir(t);
+  const app = await buildTestApp(t, { env: { DATA_DIR: dataDir, BACKUP_EVERY_HOURS: '0' } });
+  t.equal((await book(app, 60)).status, 201);
+  const order: string[] = [];
+  const backup = app.backups.takeNow().then((file) => (order.push('backup'), file));
+  // The booking waits at most for the copy of the files; the backup then needs a process of its own to start and read them.
+  const during = await book(app, 61);
+  order.push('booking');
+  const file = await backup;
+  t.equal(during.status, 201);
+  t.same(order, ['booking', 'backup'], 'the booking was answered while the backup ran');
+  t.same((await readdir(path.join(dataDir, 'backups'))).filter((name) => name.startsWith('.')), [], 'the copy of the files is gone');
+  t.ok(((await verifyBackupFile(file.path)).trailer.rows.bookings ?? 0) >= 1, 'a whole backup, with the booking made before it (restored whole in the first test)');
+});
+
 /** A real backup of a small database, shared by the refusal tests. */
 async function smallBackup(t: Test): Promise<string> {
   const dataDir = await seededDataDir(t);

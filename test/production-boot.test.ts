@@ -92,8 +92,12 @@ t.test('the Docker image boots from its final stage alone and shuts down gracefu
     LOG_LEVEL: 'warn',
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
   };
-  if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) env.DATABASE_URL = await createServerDatabase(t);
-  else env.DATA_DIR = path.join(app, 'data');
+  if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) {
+    env.DATABASE_URL = await createServerDatabase(t);
+    env.BACKUP_DIR = path.join(app, 'backups');
+  } else {
+    env.DATA_DIR = path.join(app, 'data');
+  }
 
   // The CMD as it is on the image's Node; on another (this machine's), with that Node's flags, as
   // npm start would choose them (Node 22 refuses Node 24's --no-wasm-inlining).
@@ -127,6 +131,11 @@ t.test('the Docker image boots from its final stage alone and shuts down gracefu
   });
   t.equal(login.status, 204);
   t.match(login.headers.get('set-cookie'), /^__Host-session=.*; Secure/);
+  // The bundle's backup: on the embedded database, dist/server/backup-copy.js reads a copy of the files in a process of its own.
+  const backup = await fetch(`${base}/v1/backups`, { method: 'POST', headers: { cookie: login.headers.get('set-cookie')!.split(';')[0]! } });
+  const taken = await backup.text();
+  t.equal(backup.status, 201, `the owner takes a backup: ${taken}`);
+  t.match(JSON.parse(taken), { name: /^valet-.*\.backup\.gz$/, sizeBytes: Number });
 
   server.kill('SIGTERM');
   // The bound's timer is cleared once the server has exited: left running, it kept this file's

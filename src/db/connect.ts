@@ -5,10 +5,10 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { cp, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -31,6 +31,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** The embedded database's data directory as a tarball (PGlite only), for pgliteSnapshot. */
   dumpDataDir?(): Promise<Blob>;
+  /** An embedded database on disk: a copy of its files that PGlite opens as they were at one moment (copyQuietFiles). */
+  copyFiles?(target: string): Promise<void>;
 }
 
 const DATE_OID = 1082;
@@ -116,12 +118,50 @@ export async function openDatabase(options: DatabaseOptions, log: WarnLogger): P
     db,
     kind: 'pglite',
     dumpDataDir: () => pglite.dumpDataDir('none'),
+    copyFiles: inMemory ? undefined : (target) => copyQuietFiles(db, options.dataDir, target),
     close: async () => {
       await db.destroy();
       await pglite.close();
       unlock();
     },
   };
+}
+
+/** PostgreSQL's own entries in a data directory; DATA_DIR also holds the app's lock, the backup socket and, by default, the backups. */
+const PG_DATA_ENTRY = /^(base|global|PG_VERSION|pg_[a-z_]+|pg_hba\.conf|pg_ident\.conf|postgresql(\.auto)?\.conf)$/;
+const WAL_SEGMENT = /^[0-9A-F]{24}$/;
+
+/**
+ * Copies the embedded database's files to `target` (which must not exist) as they are at one
+ * moment, for a backup that reads them in another process while this one serves (issue 42). The
+ * pool's one connection is held throughout, so no statement runs and PGlite, which has no
+ * background processes, writes nothing: a CHECKPOINT puts every change in the data files, and
+ * the copy takes them with the write-ahead log from the checkpoint's redo point to its end (the
+ * segments PostgreSQL recycled ahead are left). Requests wait only for the copy, which libuv's
+ * threads make while the event loop runs.
+ */
+async function copyQuietFiles(db: Kysely<Database>, dataDir: string, target: string): Promise<void> {
+  await db.connection().execute(async (conn) => {
+    await sql`CHECKPOINT`.execute(conn);
+    const { rows } = await sql<{ first: string; last: string }>`
+      SELECT pg_walfile_name(redo_lsn) AS first, pg_walfile_name(pg_current_wal_insert_lsn()) AS last FROM pg_control_checkpoint()`.execute(conn);
+    const { first, last } = rows[0]!;
+    const root = path.resolve(dataDir);
+    await mkdir(target, { mode: 0o700 });
+    // Entry by entry: the target may be inside DATA_DIR (BACKUP_DIR's default), which fs.cp refuses whole.
+    for (const entry of await readdir(root)) {
+      if (!PG_DATA_ENTRY.test(entry)) continue;
+      await cp(path.join(root, entry), path.join(target, entry), {
+        recursive: true,
+        errorOnExist: true,
+        filter: (source) => {
+          const [top, name, ...deeper] = path.relative(root, source).split(path.sep);
+          if (top !== 'pg_wal' || name === undefined || deeper.length > 0 || !WAL_SEGMENT.test(name)) return true;
+          return name >= first && name <= last;
+        },
+      });
+    }
+  });
 }
 
 /**

@@ -3,10 +3,12 @@
  * that becomes its final name only when it is whole, listing them, and keeping the newest
  * BACKUP_KEEP.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
@@ -111,6 +113,41 @@ export async function takeBackup(db: Kysely<any>, options: TakeBackupOptions): P
   }
 }
 
+/**
+ * The embedded database's backup while the server serves: `copyFiles` copies its files at one
+ * moment (holding its one connection only for that), and a process of its own opens the copy and
+ * takes the backup from it (src/cli/backup-copy.ts), so that this process's requests run while the
+ * rows are read and compressed, and the second PGlite's memory goes back when that process ends.
+ * The copy sits in `dir` under a partial name and is removed afterwards.
+ */
+export async function takeBackupFromCopy(copyFiles: (target: string) => Promise<void>, options: Omit<TakeBackupOptions, 'claim' | 'source'>): Promise<BackupFile> {
+  await mkdir(options.dir, { recursive: true, mode: 0o700 });
+  const copy = path.join(options.dir, `${PARTIAL_PREFIX}${randomUUID()}`);
+  try {
+    await copyFiles(copy);
+    const child = spawn(process.execPath, [...backupCopyCommand(), copy, options.dir, options.takenAt.toISOString()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+    if (code !== 0) throw new Error(`the backup process ${signal ? `was killed (${signal})` : `failed`}: ${stderr.trim().split('\n').at(-1) ?? ''}`);
+    const file = JSON.parse(stdout) as Omit<BackupFile, 'takenAt'> & { takenAt: string };
+    return { ...file, takenAt: new Date(file.takenAt) };
+  } finally {
+    await rm(copy, { recursive: true, force: true });
+  }
+}
+
+/** How to run src/cli/backup-copy.ts: from the sources through tsx, or the bundle's backup-copy.js beside the server's. */
+function backupCopyCommand(): string[] {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.ts')) return ['--import', import.meta.resolve('tsx'), path.join(path.dirname(here), '../cli/backup-copy.ts')];
+  // The bundle: this code is in dist/server/ or one of its chunks in dist/server/assets/.
+  const bundle = path.basename(path.dirname(here)) === 'assets' ? path.dirname(path.dirname(here)) : path.dirname(here);
+  return [path.join(bundle, 'backup-copy.js')];
+}
+
 /** The rename is on disk only once the directory is (a crash just after must not lose the file's name). */
 async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
@@ -121,7 +158,7 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Removes the oldest backups beyond `keep` (0 keeps all) and partial files left by a process that died; the names removed. */
+/** Removes the oldest backups beyond `keep` (0 keeps all) and partial files or copies left by a process that died; the names removed. */
 export async function pruneBackups(dir: string, keep: number, now: Date): Promise<string[]> {
   const removed: string[] = [];
   if (keep > 0) {
@@ -134,7 +171,8 @@ export async function pruneBackups(dir: string, keep: number, now: Date): Promis
     if (!name.startsWith(PARTIAL_PREFIX)) continue;
     const info = await stat(path.join(dir, name)).catch(() => undefined);
     if (info && now.getTime() - info.mtimeMs > STALE_PARTIAL_MS) {
-      await rm(path.join(dir, name), { force: true });
+      // A partial file, or a copy of the embedded database's files (takeBackupFromCopy).
+      await rm(path.join(dir, name), { recursive: true, force: true });
       removed.push(name);
     }
   }

@@ -18,6 +18,7 @@
 import pg from 'pg';
 import { addDaysToDay, todayInAuckland } from '../../src/domain/booking-dates.ts';
 import { serverDatabase, startBuiltServer, stop } from './processes.ts';
+import { percentile } from './latency.ts';
 
 const BOOKINGS = 100_000;
 /** Bookings per day: 1,000 days of them. */
@@ -81,10 +82,6 @@ SELECT
   CASE WHEN p.service_type = 'onsite' THEN 15 ELSE 0 END,
   CASE WHEN p.service_type = 'onsite' THEN (SELECT z.id FROM service_zones z WHERE z.active AND z.postcodes @> p.postcode::integer) END
 FROM placed p JOIN jobs j ON j.n = p.job`;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
-}
 
 /** One request at a time: each URL's latency, after a warm-up. */
 async function measure(urls: (i: number) => string): Promise<{ p50: number; p95: number; p99: number }> {

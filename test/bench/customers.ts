@@ -21,6 +21,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { openDatabase } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import { BENCH_PASSWORD, serverDatabase, startBuiltServer, stop } from './processes.ts';
+import { percentile } from './latency.ts';
 import { BOOKINGS, CUSTOMERS, CUSTOMER_BOOKINGS_INSERT as INSERT, FIRST_NAMES, SURNAMES } from './customer-bookings.ts';
 
 const SAMPLES = Number(process.env.BENCH_CUSTOMERS_SAMPLES ?? 1000);
@@ -39,10 +40,6 @@ async function seed(db: Kysely<any>): Promise<string> {
   const { bookings, customers } = rows[0]!;
   if (bookings !== BOOKINGS || customers !== CUSTOMERS) throw new Error(`${bookings} bookings and ${customers} customers written, not ${BOOKINGS} and ${CUSTOMERS}`);
   return `${bookings} bookings of ${customers} customers written in ${((performance.now() - writing) / 1000).toFixed(1)} s`;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 }
 
 async function measure(url: (i: number) => string, cookie: string): Promise<{ p50: number; p95: number; p99: number }> {

@@ -4,8 +4,9 @@
  * timer asks; an advisory lock held for the whole backup, and the newest file's time in the
  * shared BACKUP_DIR, let one of them take it.
  *
- * On the embedded database only this process may open the files, so `npm run backup` asks it
- * through a unix socket in DATA_DIR (mode 0600: whoever may use it may read the database files
+ * On the embedded database only this process may open the files: it copies them at one moment and
+ * a process of its own reads the copy (takeBackupFromCopy), so requests wait only for the copy.
+ * `npm run backup` asks it through a unix socket in DATA_DIR (mode 0600: whoever may use it may read the database files
  * anyway) instead of opening the database itself.
  */
 import { chmod, rm } from 'node:fs/promises';
@@ -14,7 +15,7 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import { AppError } from '../../errors.ts';
-import { listBackups, pruneBackups, takeBackup, type BackupFile } from '../../services/backups.service.ts';
+import { listBackups, pruneBackups, takeBackup, takeBackupFromCopy, type BackupFile } from '../../services/backups.service.ts';
 
 /** The file `npm run backup` looks for in DATA_DIR. */
 export const BACKUP_SOCKET = 'backup.sock';
@@ -62,7 +63,15 @@ export default fp(
     const take = async (claim: (trx: Kysely<any>) => Promise<boolean>) => {
       if (!dir) throw backupsOff();
       const started = Date.now();
-      const file = await takeBackup(app.db, { dir, source: app.database.kind, takenAt: app.now(), claim });
+      const { copyFiles } = app.database;
+      let file: BackupFile | null;
+      if (copyFiles) {
+        // The embedded database on disk: one process, so the claim needs no lock held throughout.
+        if (!(await app.db.transaction().execute(claim))) return null;
+        file = await takeBackupFromCopy(copyFiles, { dir, takenAt: app.now() });
+      } else {
+        file = await takeBackup(app.db, { dir, source: app.database.kind, takenAt: app.now(), claim });
+      }
       if (!file) return null;
       const removed = await pruneBackups(dir, keep, app.now());
       app.log.info({ backup: file.name, sizeBytes: file.sizeBytes, ms: Date.now() - started, removed }, 'backup taken');

@@ -25,6 +25,8 @@ export interface DatabaseState {
   ping(): Promise<boolean>;
   /** Throws the 503 error unless the database is ready. */
   assertReady(): void;
+  /** An embedded database on disk: copies its files as they are at one moment (src/db/connect.ts). */
+  copyFiles?(target: string): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -112,6 +114,7 @@ export default fp(
       assertReady() {
         if (!ready) throw databaseUnavailable();
       },
+      copyFiles: handle.copyFiles,
     };
 
     app.decorate('db', handle.db);
