@@ -18,7 +18,7 @@ const Url = Type.String({ pattern: '^https?://[^\\s]+$' });
 // (staff@office.internal), so only the shape is checked, not EMAIL_PATTERN's "for people" rules.
 const Email = Type.String({ pattern: EMAIL_SYNTAX_PATTERN.source });
 
-/** Every variable the application reads; README's configuration table mirrors this list. */
+/** Every variable the application reads; docs/configuration.md lists each (test/docs.test.ts checks it). */
 export const EnvSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
   PORT: Type.Union([Port], { default: 3000 }),

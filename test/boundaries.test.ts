@@ -1,5 +1,5 @@
 /**
- * The parts of the house and what each may import (README, the tree diagram): client/ reaches
+ * The parts of the house and what each may import (docs/development.md, the tree diagram): client/ reaches
  * src/ only through the package's `imports` names (#domain/…, #api/…), never by climbing with
  * ../; src/domain/ is pure (no HTTP, React or database); the browser's code never reaches the
  * database, the services, the routes or the server's plugins, and takes only types from the

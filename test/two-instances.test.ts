@@ -1,6 +1,6 @@
 /**
  * Two server processes on one PostgreSQL database and one Redis, as behind a load balancer
- * (README, "Running several instances"): what one instance promises holds across both. Needs
+ * (docs/operating.md, "Running several instances"): what one instance promises holds across both. Needs
  * the PostgreSQL server (the embedded database is one process per DATA_DIR), so it runs in the
  * PostgreSQL pass and says so elsewhere, like the other server-only tests.
  */

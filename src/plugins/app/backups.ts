@@ -102,7 +102,7 @@ export default fp(
 
     app.addHook('onReady', async () => {
       if (!dir) {
-        if (app.config.databaseUrl) app.log.warn('backups are off: set BACKUP_DIR (README, "Backups and restore")');
+        if (app.config.databaseUrl) app.log.warn('backups are off: set BACKUP_DIR (docs/operating.md, "Backups and restore")');
         return;
       }
       if (everyMs > 0) {
