@@ -88,6 +88,7 @@ t.test('a phone booking, an edit, a completion, its receipt and the takings, on 
       await details.getByRole('button', { name: /^Confirm/ }).click();
       await details.getByText(/Sam changed pending → confirmed/).waitFor();
       await page.keyboard.press('Escape');
+      await details.waitFor({ state: 'hidden' });
       const card = page.locator('.booking-card').filter({ hasText: customer });
       await card.getByRole('button', { name: /^Complete/ }).click();
       const completion = page.getByRole('dialog', { name: `Complete ${customer}’s job` });
