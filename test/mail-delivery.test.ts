@@ -4,9 +4,9 @@
  */
 import t from 'tap';
 import type { AddressObject } from 'mailparser';
-import { slotStartsAt } from '../src/domain/booking-dates.ts';
+import { addDaysToDay, slotStartsAt } from '../src/domain/booking-dates.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
-import { inDays, testNow } from './support/payloads.ts';
+import { inDays, nextDaylightSavingEnd, testNow } from './support/payloads.ts';
 import { STAFF, book, eventOf, invitationOf, logCollector, mailEnv, outbox, to } from './support/mail.ts';
 import { startSmtp, until } from './support/smtp.ts';
 
@@ -69,12 +69,14 @@ await forEachBackend(t, async (t, backend) => {
   });
 
   t.test('a booking on the day daylight saving ends keeps its wall-clock time', async (t) => {
-    const booking = await book(app, { date: '2027-04-04', time: '09:00', email: 'dst@example.co.nz' });
+    // The next such day, not a fixed one, which could be booked only until the day before it.
+    const day = nextDaylightSavingEnd();
+    const booking = await book(app, { date: day, time: '09:00', email: 'dst@example.co.nz' });
     await until(() => smtp.received.some((m) => to(m).includes('dst@example.co.nz')), 'the confirmation');
     const mail = smtp.received.find((m) => to(m).includes('dst@example.co.nz'))!;
-    t.match(mail.text!, 'Sunday 4 April 2027, 9:00 am');
+    t.match(mail.text!, `Sunday ${Number(day.slice(8))} April ${day.slice(0, 4)}, 9:00 am`);
     const event = eventOf(invitationOf(mail)!);
-    t.equal(event.start.toISOString(), '2027-04-03T21:00:00.000Z', '9:00 NZST (+12:00) after the clocks went back');
+    t.equal(event.start.toISOString(), `${addDaysToDay(day, -1)}T21:00:00.000Z`, '9:00 NZST (+12:00) after the clocks went back');
     t.equal(event.uid, `${booking.id}@localhost`);
   });
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { baseUrl, buildTestApp } from '../helper.ts';
-import { launchBrowser, openPage } from '../support/browser.ts';
+import { launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
 
 t.test('home page in Chromium', async (t) => {
   const app = await buildTestApp(t, { listen: true });
@@ -9,7 +9,7 @@ t.test('home page in Chromium', async (t) => {
   t.test('loads with no console errors or failed requests, and hydrates', async (t) => {
     const { page, problems } = await openPage(browser, 1280);
     await page.goto(`${baseUrl(app)}/`);
-    await page.waitForLoadState('networkidle');
+    await waitForHydration(page);
     t.equal(await page.title(), 'Auckland Valet Co. | Mobile Car Valeting & Detailing in Auckland');
     t.ok(await page.getByRole('heading', { level: 1 }).isVisible());
     t.equal(await page.locator('.menu-toggle').isVisible(), false, 'no toggle on a desktop');
@@ -26,16 +26,11 @@ t.test('home page in Chromium', async (t) => {
     t.equal(await nav.getByRole('link', { name: 'Services' }).isVisible(), false, 'closed at first');
     t.equal(await toggle.getAttribute('aria-expanded'), 'false');
 
-    // Clicking before hydration does nothing, so keep clicking until React has attached its handler.
-    await t.resolves(
-      page.waitForFunction(() => {
-        const button = document.querySelector<HTMLButtonElement>('.menu-toggle');
-        if (button?.getAttribute('aria-expanded') === 'true') return true;
-        button?.click();
-        return false;
-      }, undefined, { polling: 100, timeout: 10_000 }),
-    );
+    // Clicking before hydration does nothing: the toggle is clicked once React has attached its handler.
+    await waitForHydration(page);
+    await toggle.click();
     const close = page.getByRole('button', { name: 'Close menu' });
+    await close.waitFor();
     t.equal(await close.getAttribute('aria-expanded'), 'true');
     t.ok(await nav.getByRole('link', { name: 'Services' }).isVisible(), 'links shown');
     t.ok(await nav.getByRole('link', { name: 'Book Now' }).isVisible());

@@ -91,7 +91,7 @@ t.test('the schedule in Chromium', async (t) => {
       await dialog.getByRole('button', { name: 'Move job' }).focus();
       await page.keyboard.press('Enter');
       await page.getByRole('status').filter({ hasText: /Moved Ben Jones’s job to .* at 15:00, Van 1\./ }).waitFor();
-      t.notOk(await dialog.isVisible(), 'the form closes');
+      await t.resolves(dialog.waitFor({ state: 'hidden' }), 'the form closes');
       const lane1 = page.getByRole('region', { name: 'Van 1', exact: true });
       await lane1.locator('.job').filter({ hasText: 'Ben Jones' }).waitFor();
       t.match(await lane1.innerText(), /15:00–16:00[\s\S]*Ben Jones/);

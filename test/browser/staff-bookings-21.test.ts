@@ -11,7 +11,7 @@ import { manageLinkFor } from '../../src/db/manage-link.repository.ts';
 import { composeQueued } from '../../src/mail/booking-mail.ts';
 import { baseUrl, buildTestApp } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, openView, signIn, waitForHydration } from '../support/browser.ts';
-import { inDays, nextWeekday, originalClientPayload } from '../support/payloads.ts';
+import { inDays, nextWeekday, originalClientPayload, testNow } from '../support/payloads.ts';
 
 t.test('a phone booking, an edit, a completion, its receipt and the takings, on a phone and on a desktop', async (t) => {
   const browser = await launchBrowser(t);
@@ -23,6 +23,10 @@ t.test('a phone booking, an edit, a completion, its receipt and the takings, on 
       const shot = (name: string, fullPage = false) => page.screenshot({ path: `/tmp/staff21-${name}-${width}.png`, fullPage });
       const name = `Phoned In ${width}`;
       const { page, problems } = await openPage(browser, width);
+      // The page's today is the app's (its clock is pinned to testNow): the payment is recorded
+      // at the app's now and the Takings view shows the browser's today, which a run crossing
+      // midnight in Auckland would otherwise make the next day, with nothing taken yet.
+      await page.clock.setFixedTime(testNow);
       await signIn(page, base, 'Sam');
       await page.getByRole('button', { name: 'New booking' }).click();
       const form = page.getByRole('dialog', { name: 'New booking' });
@@ -88,6 +92,7 @@ t.test('a phone booking, an edit, a completion, its receipt and the takings, on 
       await details.getByRole('button', { name: /^Confirm/ }).click();
       await details.getByText(/Sam changed pending → confirmed/).waitFor();
       await page.keyboard.press('Escape');
+      await details.waitFor({ state: 'hidden' });
       const card = page.locator('.booking-card').filter({ hasText: customer });
       await card.getByRole('button', { name: /^Complete/ }).click();
       const completion = page.getByRole('dialog', { name: `Complete ${customer}’s job` });

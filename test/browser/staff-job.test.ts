@@ -56,7 +56,9 @@ t.test('two vehicles in the details, and an add-on refused with the reason', asy
       t.match(await details.locator('.modal-lines').innerText(), /TWO111: Quick Clean, Small Car \(60 min\)\s*\$69\.00[\s\S]*TWO111: Pet hair removal \(30 min\)\s*\$45\.00[\s\S]*Toyota Corolla: Express Clean, Medium Car[\s\S]*Time/);
       t.same(await axeViolations(page), [], 'no axe violation on the details of two vehicles');
       await shot('modal-two-vehicles');
+      // Closed before the next booking's details are opened in the same dialog.
       await page.keyboard.press('Escape');
+      await details.waitFor({ state: 'hidden' });
 
       await page.getByRole('button', { name: new RegExp(`View Details.*${late}`) }).click();
       await details.getByRole('button', { name: 'Edit booking' }).click();

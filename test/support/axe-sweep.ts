@@ -13,17 +13,24 @@ export function axeSweep(width: number): void {
     const app = await buildTestApp(t, { listen: true });
     const browser = await launchBrowser(t);
     const { page, problems } = await openPage(browser, width);
+    // The requests under way, and who waits for the last of them to end (told by its event, not
+    // found by looking again every few milliseconds).
     let inFlight = 0;
+    let settled: (() => void) | undefined;
+    const ended = () => {
+      if (--inFlight === 0) settled?.();
+    };
     page.on('request', () => inFlight++);
-    page.on('requestfinished', () => inFlight--);
-    page.on('requestfailed', () => inFlight--);
+    page.on('requestfinished', ended);
+    page.on('requestfailed', ended);
     for (const { path } of PAGES.filter((p) => p.index)) {
       await page.goto(`${baseUrl(app)}${path}`);
       await waitForHydration(page);
       t.same(await axeViolations(page), [], `${path} at ${width}px`);
       // What the page still fetches after hydrating (the booking wizard's later steps) is let
       // finish: leaving earlier would abort it, which a visitor may do but is not a failure.
-      while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      if (inFlight > 0) await new Promise<void>((resolve) => (settled = resolve));
+      settled = undefined;
     }
     t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] }, `no errors at ${width}px`);
     await page.goto(`${baseUrl(app)}/no-such-page`);

@@ -32,7 +32,10 @@ export interface PageProblems {
 
 /** A new page at the given width that records console errors and failed requests. */
 export async function openPage(browser: Browser, width: number, options: { javaScript?: boolean } = {}): Promise<{ page: Page; problems: PageProblems }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: options.javaScript ?? true });
+  // Reduced motion, which the site's CSS honours (base.css, toaster.css, DashboardPage.css): no
+  // colour is read halfway through its transition and a toast does not fade for 0.3 s, whatever
+  // the machine's load. The tests check states, not motion.
+  const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: options.javaScript ?? true, reducedMotion: 'reduce' });
   const page = await context.newPage();
   const problems: PageProblems = { consoleErrors: [], failedRequests: [], cspViolations: [] };
   // Reported by the page itself, so that a blocked inline style or script cannot pass unseen.

@@ -30,6 +30,18 @@ export function nextWeekday(isoWeekday: number, atLeast = 2): string {
 }
 
 /**
+ * The next day daylight saving ends in New Zealand (the first Sunday of April), at least
+ * `atLeast` days from today: within the 12 months customers may book ahead, whatever the day of
+ * the run, where a fixed date falls out of the window once it has passed.
+ */
+export function nextDaylightSavingEnd(atLeast = 1): string {
+  for (let n = atLeast; ; n++) {
+    const day = inDays(n);
+    if (day.slice(5, 7) === '04' && Number(day.slice(8)) <= 7 && nextWeekday(7, n) === day) return day;
+  }
+}
+
+/**
  * The phone a test customer gives: the default one for the default e-mail, and for any other
  * e-mail a number of its own drawn from it. One phone is one customer for the first-service
  * discount (migrations/013), so tests that book as different addresses stay different customers
