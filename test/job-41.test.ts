@@ -238,7 +238,7 @@ forEachBackend(t, async (t, backend) => {
     ];
     await handle.db.insertInto('bookings').values(legacy as never).execute();
     const before = await handle.db.selectFrom('bookings').select(['name', 'starts_at', 'ends_at', 'list_price_cents', 'total_cents']).orderBy('name').execute();
-    t.same(await migrateToLatest(handle.db), ['035_booking_job']);
+    t.same(await migrateToLatest(handle.db), ['035_booking_job', '036_job_checks_plpgsql']);
     const after = await handle.db.selectFrom('bookings').select(['name', 'starts_at', 'ends_at', 'list_price_cents', 'total_cents', 'vehicles', 'lines']).orderBy('name').execute();
     t.same(after.map(({ vehicles: _v, lines: _l, ...rest }) => rest), before, 'nothing moved, no total changed');
     t.match(after[0]!, { name: 'Ceramic', vehicles: [{ service: CERAMIC_COATING, coatingType: 'coat2', vehicleType: 'mid', addOns: [] }], lines: [{ kind: 'package', description: 'Ceramic Coating (3 Year Coating)', unitCents: 89900, totalCents: 89900, minutes: 480 }] });
@@ -250,5 +250,10 @@ forEachBackend(t, async (t, backend) => {
       /bookings_vehicles_valid/,
       'and a plate not stored as plates are',
     );
+    // 035's SQL functions let a line missing a field through (bool_and skips a NULL); 036's do not.
+    for (const field of ['quantity', 'minutes', 'kind']) {
+      await t.rejects(sql`update bookings set lines = lines #- ${`{0,${field}}`}::text[] where name = 'Quick'`.execute(handle.db), /bookings_lines_valid/, `a line without its ${field} is refused`);
+    }
+    await t.rejects(sql`update bookings set vehicles = vehicles #- '{0,vehicleType}' where name = 'Quick'`.execute(handle.db), /bookings_vehicles_valid/, 'so is a vehicle without its size');
   });
 });
