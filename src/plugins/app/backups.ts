@@ -6,8 +6,8 @@
  *
  * On the embedded database only this process may open the files: it copies them at one moment and
  * a process of its own reads the copy (takeBackupFromCopy), so requests wait only for the copy.
- * `npm run backup` asks it through a unix socket in DATA_DIR (mode 0600: whoever may use it may read the database files
- * anyway) instead of opening the database itself.
+ * `npm run backup` asks it through a unix socket in DATA_DIR (mode 0600: whoever may use it may
+ * read the database files anyway) instead of opening the database itself.
  */
 import { chmod, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
