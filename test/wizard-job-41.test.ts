@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { buildTestApp, forEachBackend } from './helper.ts';
-import { inDays } from './support/payloads.ts';
+import { bayDay } from './support/payloads.ts';
 import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 
 const hydrationState = (html: string) => JSON.parse(/<script type="application\/json" id="__DATA__">([\s\S]*?)<\/script>/.exec(html)![1]!).state;
@@ -53,7 +53,7 @@ await forEachBackend(t, async (t, backend) => {
     t.match(hydrationState(step2.body), { step: 2, values: { vehicles: [{ vehicleType: 'sm', addOns: ['pet-hair'] }, { vehicleType: 'suv', addOns: [] }] } });
     t.match(step2.body, /<input type="hidden" name="vehicles\[1\]\[service\]" value="Express Clean"\/>/, 'the vehicles ride along');
 
-    const date = inDays(6);
+    const date = bayDay(6);
     const schedule = [...formFields(step2.body).filter(([name]) => !['date', 'time', 'serviceType'].includes(name)), ['serviceType', 'dropoff'], ['date', date], ['time', '09:00']] as [string, string][];
     const step3 = await post([...schedule, ['action', 'next']]);
     t.equal(step3.statusCode, 200, 'step 3');

@@ -22,11 +22,21 @@ export const inDays = (n: number) => addDaysToDay(today, n);
  * names it instead of hoping today's date gives it one.
  */
 export function nextWeekday(isoWeekday: number, atLeast = 2): string {
-  for (let n = atLeast; ; n++) {
-    const day = inDays(n);
-    const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-    if (((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7) + 1 === isoWeekday) return day;
-  }
+  for (let n = atLeast; ; n++) if (isoWeekdayOf(inDays(n)) === isoWeekday) return inDays(n);
+}
+
+/** A date's ISO weekday (1 = Monday … 7 = Sunday). */
+function isoWeekdayOf(day: string): number {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7) + 1;
+}
+
+/**
+ * The first date at least `atLeast` days from today on which the drop-off bays work (Monday to
+ * Saturday): `inDays(n)` for a drop-off is a Sunday on one day in seven.
+ */
+export function bayDay(atLeast: number): string {
+  for (let n = atLeast; ; n++) if (isoWeekdayOf(inDays(n)) !== 7) return inDays(n);
 }
 
 /**
