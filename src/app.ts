@@ -29,6 +29,7 @@ import embeddedUpkeepPlugin from './plugins/app/embedded-upkeep.ts';
 import backupsPlugin from './plugins/app/backups.ts';
 import renderPlugin from './plugins/app/render.ts';
 import mailerPlugin from './plugins/app/mailer.ts';
+import plansPlugin from './plugins/app/plans.ts';
 import healthRoutes from './routes/health.ts';
 import v1Routes from './routes/v1/index.ts';
 import pageRoutes from './routes/pages/index.ts';
@@ -173,6 +174,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(embeddedUpkeepPlugin);
   await app.register(backupsPlugin);
   await app.register(mailerPlugin);
+  await app.register(plansPlugin);
   await app.register(renderPlugin);
 
   await app.register(healthRoutes);

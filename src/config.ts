@@ -97,6 +97,12 @@ export const EnvSchema = Type.Object({
   MANAGE_CUTOFF_HOURS: Type.Union([Type.Integer({ minimum: 0 })], { default: 24 }),
   /** Moves a customer may make to one booking on its manage page; 0 turns the cap off. */
   MANAGE_MAX_CHANGES: Type.Union([Type.Integer({ minimum: 0 })], { default: 3 }),
+  /** Issue 43: the discount on every visit of a maintenance plan after its first; 0: none. */
+  PLAN_DISCOUNT_PERCENT: Type.Union([Type.Integer({ minimum: 0, maximum: 50 })], { default: 0 }),
+  /** How far ahead a plan's visits are booked (the daily extension keeps it so). */
+  PLAN_HORIZON_WEEKS: Type.Union([Type.Integer({ minimum: 2, maximum: 52 })], { default: 12 }),
+  /** The "keep it, move it or skip it" e-mail before each visit of a plan, this many days before; 0: none. */
+  PLAN_CONFIRM_DAYS_BEFORE: Type.Union([Type.Integer({ minimum: 0, maximum: 14 })], { default: 3 }),
   MAIL_POLL_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 3000 }),
   MAIL_MAX_ATTEMPTS: Type.Union([Positive], { default: 6 }),
   MAIL_RETRY_BASE_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 60_000 }),
@@ -189,6 +195,8 @@ export interface Config {
   manageCutoffHours: number;
   /** MANAGE_MAX_CHANGES: customer moves allowed per booking on its manage page; 0: no cap. */
   manageMaxChanges: number;
+  /** Maintenance plans (issue 43): PLAN_DISCOUNT_PERCENT, PLAN_HORIZON_WEEKS, PLAN_CONFIRM_DAYS_BEFORE. */
+  plans: PlanConfig;
   /**
    * "Find my booking" (/booking/find, POST /v1/find-booking): at most `perAddressPerDay` e-mails
    * to one address in 24 hours (0: no cap), and every answer sent no sooner than `answerMs` after
@@ -211,6 +219,16 @@ export interface RetentionConfig {
   months: number;
   /** Sent e-mails' bodies are emptied this many days after they were sent. */
   emailBodyDays: number;
+}
+
+/** Maintenance plans (issue 43). */
+export interface PlanConfig {
+  /** PLAN_DISCOUNT_PERCENT: off every visit after the first (0: none). */
+  discountPercent: number;
+  /** PLAN_HORIZON_WEEKS: how far ahead visits are booked. */
+  horizonWeeks: number;
+  /** PLAN_CONFIRM_DAYS_BEFORE: the "keep, move or skip" e-mail this many days before a visit (0: none). */
+  confirmDaysBefore: number;
 }
 
 export interface CompletionConfig {
@@ -362,6 +380,7 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     },
     manageCutoffHours: env.MANAGE_CUTOFF_HOURS,
     manageMaxChanges: env.MANAGE_MAX_CHANGES,
+    plans: { discountPercent: env.PLAN_DISCOUNT_PERCENT, horizonWeeks: env.PLAN_HORIZON_WEEKS, confirmDaysBefore: env.PLAN_CONFIRM_DAYS_BEFORE },
     findBooking: { perAddressPerDay: env.FIND_BOOKING_PER_ADDRESS_PER_DAY, answerMs: env.FIND_BOOKING_ANSWER_MS },
     completion: { gstNumber: env.GST_NUMBER, reviewUrl: env.REVIEW_URL, reviewDelayHours: env.REVIEW_DELAY_HOURS },
     takingsMaxDays: env.TAKINGS_MAX_DAYS,

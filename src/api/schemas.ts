@@ -53,7 +53,9 @@ export const QuoteSchema = Type.Object(
     discount: Type.Union([
       Type.Null(),
       Type.Object({
-        kind: Type.Literal('first-service', { description: 'No earlier booking (not cancelled) with this e-mail' }),
+        kind: Type.Union([Type.Literal('first-service'), Type.Literal('plan')], {
+          description: "'first-service': no earlier booking (not cancelled) with this e-mail; 'plan': a visit of a maintenance plan after its first (PLAN_DISCOUNT_PERCENT)",
+        }),
         percent: Type.Integer({ examples: [FIRST_SERVICE_DISCOUNT_PERCENT] }),
       }),
     ]),

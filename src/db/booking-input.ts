@@ -4,7 +4,7 @@
  * taking a booking, editing it and answering with it.
  */
 import type { BookingInput } from '../domain/booking-rules.ts';
-import { CURRENCY, type JobQuote } from '../domain/pricing.ts';
+import { CURRENCY, discountOf, type JobQuote } from '../domain/pricing.ts';
 import { presentLines } from '../domain/job.ts';
 import { packageForPeople } from '../domain/catalogue.ts';
 import type { Booking } from './database.ts';
@@ -72,7 +72,7 @@ export function storedQuote(
     discountCents: row.discount_cents,
     travelFeeCents: row.travel_fee_cents,
     totalCents: row.total_cents,
-    discount: row.discount_kind === 'first-service' && row.discount_percent !== null ? { kind: 'first-service', percent: row.discount_percent } : null,
+    discount: discountOf(row.discount_kind, row.discount_percent),
     ...(row.price_adjustment_cents !== 0 && row.price_adjustment_reason !== null ? { adjustment: { cents: row.price_adjustment_cents, reason: row.price_adjustment_reason } } : {}),
     lines: presentLines(row.lines, row.vehicles),
     durationMinutes: Math.round((new Date(row.ends_at).getTime() - new Date(row.starts_at).getTime()) / 60_000),

@@ -291,6 +291,8 @@ export interface OutboxSnapshotJson {
   /** A receipt's completion record, its instants as ISO text, named in `paymentDates`. */
   payment?: Record<string, unknown>;
   paymentDates?: string[];
+  /** A maintenance plan's e-mail (issue 43): what it says of the plan. */
+  plan?: PlanMailFacts;
   /** The e-mail's own link: a receipt's page (with its slot), the review page. */
   link?: string | null;
 }
@@ -361,7 +363,50 @@ export interface Database {
   erasures: ErasuresTable;
   service_zones: ServiceZonesTable;
   zone_travel: ZoneTravelTable;
+  plans: PlansTable;
+  plan_visits: PlanVisitsTable;
 }
+
+/** What a plan's own e-mail says (src/mail/plan-templates.ts), as its transaction wrote it. */
+export interface PlanMailFacts {
+  intervalWeeks: number;
+  /** The visits a stop or an interval change cancelled. */
+  cancelled?: { date: string; time: string; reference: string }[];
+  /** A visit that needs a time: when it was due, and the starts offered. */
+  due?: { date: string; time: string };
+  offered?: { date: string; time: string }[];
+}
+
+/** A maintenance plan (migrations/037): its booking's job again every interval_weeks weeks. */
+export interface PlansTable {
+  id: Generated<string>;
+  booking_id: string;
+  interval_weeks: number;
+  /** YYYY-MM-DD, as text: visits are due on this date plus whole intervals. */
+  anchor_date: string;
+  start_time: string;
+  status: Generated<string>;
+  /** YYYY-MM-DD: every due date up to this one has its visit row. */
+  booked_through: string;
+  created_by: string;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  stopped_at: Date | null;
+  version: Generated<number>;
+}
+export type Plan = Selectable<PlansTable>;
+
+/** One due date of a plan (migrations/037): booked, waiting for a time, or skipped. */
+export interface PlanVisitsTable {
+  plan_id: string;
+  due_date: string;
+  state: string;
+  booking_id: string | null;
+  offered: ColumnType<{ date: string; time: string }[] | null, string | null | undefined, string | null>;
+  kept_at: Date | null;
+  created_at: ColumnType<Date, never, never>;
+}
+export type PlanVisit = Selectable<PlanVisitsTable>;
 
 /** A date and kind of job on which staff asked the customers to choose a new time (migrations/019). */
 export interface WeatherDaysTable {

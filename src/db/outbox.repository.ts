@@ -79,6 +79,9 @@ export async function insertReviewRequestOnce(db: Kysely<Database>, email: NewOu
   return inserted !== undefined;
 }
 
+/** The e-mails due before an appointment, dropped with it: the reminder, and a plan's "keep, move or skip" (issue 43). */
+const REMINDER_KINDS = ['booking-reminder', 'plan-visit-check'];
+
 /**
  * Queues e-mails and, in the same statement, drops the booking's queued reminders (a cancelled,
  * moved or retimed booking): a data-modifying WITH, whose UPDATE sees the table as it was before
@@ -95,7 +98,7 @@ export async function insertOutboxEmailsSkippingReminders(db: Kysely<Database>, 
         .updateTable('outbox_emails')
         .set({ status: 'skipped', last_error: skip.reason })
         .where('booking_id', '=', skip.bookingId)
-        .where('kind', '=', 'booking-reminder')
+        .where('kind', 'in', REMINDER_KINDS)
         .where('status', '=', 'queued'),
     )
     .insertInto('outbox_emails')
@@ -109,7 +112,7 @@ export async function skipQueuedReminders(db: Kysely<Database>, bookingId: strin
     .updateTable('outbox_emails')
     .set({ status: 'skipped', last_error: reason })
     .where('booking_id', '=', bookingId)
-    .where('kind', '=', 'booking-reminder')
+    .where('kind', 'in', REMINDER_KINDS)
     .where('status', '=', 'queued')
     .executeTakeFirst();
   return Number(result.numUpdatedRows);

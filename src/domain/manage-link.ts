@@ -18,6 +18,13 @@ export function managePath(token: string): string {
   return `${MANAGE_PATH_PREFIX}${token}`;
 }
 
+/** A maintenance plan's page (issue 43): under the manage link of any of its bookings. */
+export const PLAN_PAGE_SUFFIX = '/plan';
+
+export function planPath(token: string): string {
+  return `${managePath(token)}${PLAN_PAGE_SUFFIX}`;
+}
+
 /** An absolute address on the site. */
 export const siteUrl = (origin: string, path: string) => `${origin.replace(/\/+$/, '')}${path}`;
 

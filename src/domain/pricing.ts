@@ -15,8 +15,21 @@ import { FIRST_SERVICE_DISCOUNT_PERCENT, priceFor } from './catalogue.ts';
 export const CURRENCY = 'NZD';
 
 export interface QuoteDiscount {
-  kind: 'first-service';
+  /** The first-service discount, or a maintenance plan's on every visit after the first (issue 43). */
+  kind: 'first-service' | 'plan';
   percent: number;
+}
+
+/** A stored discount kind and percentage as a quote's discount (null for none, or a kind not known). */
+export function discountOf(kind: string | null, percent: number | null): QuoteDiscount | null {
+  return (kind === 'first-service' || kind === 'plan') && percent !== null ? { kind, percent } : null;
+}
+
+/** A plan's visit (issue 43): `percent` (PLAN_DISCOUNT_PERCENT) off the services, never the travel fee; 0 or a discount already given: as it is. */
+export function withPlanDiscount(quote: Quote, percent: number): Quote {
+  if (percent <= 0 || quote.discount) return quote;
+  const discountCents = percentOf(quote.listPriceCents, percent);
+  return { ...quote, discountCents, totalCents: quote.totalCents - discountCents, discount: { kind: 'plan', percent } };
 }
 
 /** A line of a quote or an invoice: a package or an add-on for one vehicle (src/domain/job.ts makes them). */
@@ -106,5 +119,5 @@ export function formatNzd(cents: number): string {
 
 /** The words for a discount line: 'First-service discount 15%'. */
 export function discountLabel(discount: QuoteDiscount): string {
-  return `First-service discount ${discount.percent}%`;
+  return discount.kind === 'plan' ? `Regular plan discount ${discount.percent}%` : `First-service discount ${discount.percent}%`;
 }

@@ -2,7 +2,7 @@
 import { HOURS, type BusinessInfo } from '../domain/business.ts';
 import { appointmentText, aucklandClockText } from '../domain/booking-dates.ts';
 import { durationText } from '../domain/catalogue.ts';
-import { adjustmentLabel, discountLabel, formatNzd, lineLabel, TRAVEL_FEE_LABEL } from '../domain/pricing.ts';
+import { adjustmentLabel, discountLabel, discountOf, formatNzd, lineLabel, TRAVEL_FEE_LABEL } from '../domain/pricing.ts';
 import type { Booking } from '../db/database.ts';
 import { presentLines } from '../domain/job.ts';
 
@@ -58,7 +58,7 @@ export function quoteLines(booking: Booking): [string, string][] {
       ? presentLines(booking.lines, booking.vehicles).map((l) => [lineLabel(l), formatNzd(l.totalCents)])
       : [['List price', formatNzd(booking.list_price_cents)]];
   if (booking.discount_cents > 0 && booking.discount_percent !== null) {
-    lines.push([discountLabel({ kind: 'first-service', percent: booking.discount_percent }), formatNzd(-booking.discount_cents)]);
+    lines.push([discountLabel(discountOf(booking.discount_kind, booking.discount_percent) ?? { kind: 'first-service', percent: booking.discount_percent }), formatNzd(-booking.discount_cents)]);
   }
   if (booking.travel_fee_cents > 0) lines.push([TRAVEL_FEE_LABEL, formatNzd(booking.travel_fee_cents)]);
   if (booking.price_adjustment_cents !== 0 && booking.price_adjustment_reason !== null) {

@@ -14,7 +14,8 @@
  */
 import type { Kysely } from 'kysely';
 import { withJob } from '../db/booking-input.ts';
-import type { Booking, BookingFieldChange, BookingPayment, ContactMessage, Database, NewOutboxEmail, OutboxEmail, OutboxSnapshotJson } from '../db/database.ts';
+import type { Booking, BookingFieldChange, BookingPayment, ContactMessage, Database, NewOutboxEmail, OutboxEmail, OutboxSnapshotJson, PlanMailFacts } from '../db/database.ts';
+import { planMessageContent } from './plan-templates.ts';
 import { findBooking } from '../db/bookings.repository.ts';
 import { hasLiveReminder, insertOutboxEmails, insertOutboxEmailsSkippingReminders } from '../db/outbox.repository.ts';
 import { manageLinkSlotFor } from '../db/manage-link.repository.ts';
@@ -66,6 +67,17 @@ function reminder(booking: Booking, context: MailContext): Planned | undefined {
   return { kind: 'booking-reminder', dueAt };
 }
 
+/**
+ * A plan's visit (issue 43): "keep it, move it or skip it", PLAN_CONFIRM_DAYS_BEFORE days before
+ * the appointment; none for other bookings, when the setting is 0, or when that moment has passed.
+ */
+function planCheck(booking: Booking, context: MailContext): Planned | undefined {
+  const days = context.planConfirmDaysBefore ?? 0;
+  if (booking.source !== 'plan' || days <= 0) return undefined;
+  const dueAt = new Date(appointmentTimes(booking).start.getTime() - days * 86_400_000);
+  return dueAt.getTime() > context.now().getTime() ? { kind: 'plan-visit-check', dueAt } : undefined;
+}
+
 function planFor(event: BookingMailEvent, booking: Booking, context: MailContext, needsReminder: boolean): Planned[] {
   const planned = ((): (Planned | undefined)[] => {
     switch (event.type) {
@@ -73,8 +85,9 @@ function planFor(event: BookingMailEvent, booking: Booking, context: MailContext
         // A booking taken by staff (issue 21) is confirmed at once, and staff need no notification of their own booking.
         return [
           { kind: booking.status === 'confirmed' ? 'booking-confirmed' : 'booking-created', method: 'REQUEST' },
-          booking.source === 'staff' ? undefined : { kind: 'staff-new-booking' },
+          booking.source === 'online' ? { kind: 'staff-new-booking' } : undefined,
           reminder(booking, context),
+          planCheck(booking, context),
         ];
       case 'confirmed':
         // A booking cancelled and then reopened lost its reminder; confirming it gives it one again.
@@ -84,9 +97,9 @@ function planFor(event: BookingMailEvent, booking: Booking, context: MailContext
       case 'cancelled':
         return [{ kind: event.by === 'customer' ? 'booking-cancelled-by-customer' : 'booking-cancelled', method: 'CANCEL' }];
       case 'moved':
-        return [{ kind: 'booking-moved', method: 'REQUEST' }, reminder(booking, context)];
+        return [{ kind: 'booking-moved', method: 'REQUEST' }, reminder(booking, context), planCheck(booking, context)];
       case 'changed':
-        return [event.notify ? { kind: 'booking-changed', method: 'REQUEST' } : undefined, event.retimeReminder ? reminder(booking, context) : undefined];
+        return [event.notify ? { kind: 'booking-changed', method: 'REQUEST' } : undefined, event.retimeReminder ? reminder(booking, context) : undefined, event.retimeReminder ? planCheck(booking, context) : undefined];
       case 'weather':
         return [{ kind: 'booking-weather' }];
       case 'completed':
@@ -123,7 +136,7 @@ export function bookingSnapshot(
   booking: Booking,
   at: Date,
   manageLink: string | undefined,
-  extra: { changes?: readonly BookingFieldChange[]; payment?: BookingPayment; link?: string } = {},
+  extra: { changes?: readonly BookingFieldChange[]; payment?: BookingPayment; link?: string; plan?: PlanMailFacts } = {},
 ): string {
   const { fields, dates } = jsonFields(booking, NOT_IN_SNAPSHOT);
   const payment = extra.payment && jsonFields(extra.payment);
@@ -135,6 +148,7 @@ export function bookingSnapshot(
     ...(extra.changes ? { changes: [...extra.changes] } : {}),
     ...(payment ? { payment: payment.fields, paymentDates: payment.dates } : {}),
     ...(extra.link !== undefined ? { link: extra.link } : {}),
+    ...(extra.plan ? { plan: extra.plan } : {}),
   };
   return JSON.stringify(snapshot);
 }
@@ -243,6 +257,7 @@ const CUSTOMER_KINDS = new Set<string>([
   'booking-changed',
   'booking-reminder',
   'booking-weather',
+  'plan-visit-check',
 ] satisfies CustomerMessageKind[]);
 
 const isCustomerKind = (kind: string): kind is CustomerMessageKind => CUSTOMER_KINDS.has(kind);
@@ -262,6 +277,11 @@ function contentOf(kind: string, booking: Booking, snapshot: OutboxSnapshotJson,
     }
     case 'review-request':
       return reviewRequestMessage(booking, snapshot.link ?? '', asThen, asThen.now()).content;
+    case 'plan-stopped':
+    case 'plan-changed':
+    case 'plan-needs-time':
+      if (!snapshot.plan) throw new Error('composeQueued: a plan e-mail without its plan');
+      return planMessageContent(kind, booking, snapshot.plan, asThen, snapshot.link ?? undefined);
     case 'booking-on-the-way':
       return onTheWayMessage(booking, booking.arriving_at ?? asThen.now(), asThen).content;
     default:

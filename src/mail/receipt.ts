@@ -8,7 +8,7 @@ import type { BusinessInfo } from '../domain/business.ts';
 import { aucklandClockText, aucklandDate, dayText } from '../domain/booking-dates.ts';
 import { isPaymentMethod, PAYMENT_METHOD_LABELS, receiptGst, receiptTitle, type Receipt, type ReceiptLine } from '../domain/completion.ts';
 import { presentLines } from '../domain/job.ts';
-import { adjustmentLabel, discountLabel, formatNzd, lineLabel, TRAVEL_FEE_LABEL } from '../domain/pricing.ts';
+import { adjustmentLabel, discountLabel, discountOf, formatNzd, lineLabel, TRAVEL_FEE_LABEL } from '../domain/pricing.ts';
 import { serviceCentreAddress } from './booking-facts.ts';
 import { packageForPeople, vehicleForPeople } from '../domain/catalogue.ts';
 import type { Composed } from './composed.ts';
@@ -29,7 +29,7 @@ function momentText(at: Date): string {
 function receiptLines(booking: Booking): ReceiptLine[] {
   const lines: ReceiptLine[] = presentLines(booking.lines, booking.vehicles).map((l) => ({ description: l.description, quantity: l.quantity, amountCents: l.totalCents }));
   if (booking.discount_cents > 0 && booking.discount_percent !== null) {
-    lines.push({ description: discountLabel({ kind: 'first-service', percent: booking.discount_percent }), quantity: 1, amountCents: -booking.discount_cents });
+    lines.push({ description: discountLabel(discountOf(booking.discount_kind, booking.discount_percent) ?? { kind: 'first-service', percent: booking.discount_percent }), quantity: 1, amountCents: -booking.discount_cents });
   }
   if (booking.price_adjustment_cents !== 0 && booking.price_adjustment_reason !== null) {
     lines.push({ description: adjustmentLabel({ cents: booking.price_adjustment_cents, reason: booking.price_adjustment_reason }), quantity: 1, amountCents: booking.price_adjustment_cents });

@@ -17,7 +17,9 @@ export type CustomerMessageKind =
   | 'booking-moved'
   | 'booking-changed'
   | 'booking-reminder'
-  | 'booking-weather';
+  | 'booking-weather'
+  /** Issue 43: before a plan's visit, "keep it, move it or skip it". */
+  | 'plan-visit-check';
 
 interface Message<K extends string> {
   kind: K;
@@ -60,6 +62,7 @@ const SUBJECTS: Record<CustomerMessageKind, (reference: string, name: string) =>
   'booking-changed': (ref, name) => `Your booking has changed: ${ref} – ${name}`,
   'booking-reminder': (ref, name) => `Reminder: your valet ${ref} – ${name}`,
   'booking-weather': (ref, name) => `Weather: please choose a new time for ${ref} – ${name}`,
+  'plan-visit-check': (ref, name) => `Your next valet ${ref}: keep it, move it or skip it – ${name}`,
 };
 
 /** The subject of an e-mail about a booking: written when it is queued (the staff list shows it), its bodies when it is sent. */
@@ -84,6 +87,17 @@ function intro(kind: CustomerMessageKind, booking: Booking): { heading: string; 
             hello,
             `We have your booking for ${when}. ${awaitingConfirmationText(deadline)}`,
             `To confirm it, open "${CONFIRM_BOOKING_LINK}" below and press "${CONFIRM_BOOKING_LABEL}". The calendar invitation is attached.`,
+          ],
+        };
+      }
+      if (booking.source === 'plan') {
+        // Issue 43: a visit the customer's regular plan booked.
+        return {
+          heading: `Your next regular valet: ${booking.reference}`,
+          paragraphs: [
+            hello,
+            `Your regular plan has booked your next valet for ${when}. The calendar invitation is attached.`,
+            booking.status === 'confirmed' ? 'It is confirmed.' : 'We will confirm it shortly.',
           ],
         };
       }
@@ -113,6 +127,14 @@ function intro(kind: CustomerMessageKind, booking: Booking): { heading: string; 
         heading: `Your booking ${booking.reference} has changed`,
         paragraphs: [hello, `We have updated your booking for ${when}; what changed is listed below. The updated calendar invitation is attached.`],
       };
+    case 'plan-visit-check':
+      return {
+        heading: `Your next valet is on ${when}`,
+        paragraphs: [
+          hello,
+          `Your regular plan's next visit, ${booking.reference}, is on ${when}. Keep it, move it or skip it: open "${PLAN_CHECK_ACTION}" below. Keeping it is one press.`,
+        ],
+      };
     case 'booking-reminder':
       return { heading: `See you soon: ${when}`, paragraphs: [hello, `A reminder of your booking ${booking.reference} on ${when}.`] };
     case 'booking-weather':
@@ -138,7 +160,14 @@ export function customerMessage(kind: CustomerMessageKind, booking: Booking, con
       ...(manageLink && !cancelled
         ? {
             action: {
-              label: kind === 'booking-created' && booking.awaiting_email_until ? CONFIRM_BOOKING_LINK : kind === 'booking-weather' ? WEATHER_EMAIL_ACTION : 'Manage your booking',
+              label:
+                kind === 'booking-created' && booking.awaiting_email_until
+                  ? CONFIRM_BOOKING_LINK
+                  : kind === 'booking-weather'
+                    ? WEATHER_EMAIL_ACTION
+                    : kind === 'plan-visit-check'
+                      ? PLAN_CHECK_ACTION
+                      : 'Manage your booking',
               href: manageLink,
               note:
                 kind === 'booking-weather'
@@ -157,6 +186,9 @@ function weatherDeadlineText(booking: Booking): string {
   const until = booking.weather_move_until;
   return until ? appointmentText(aucklandDate(until), aucklandTime(until)) : '';
 }
+
+/** The button of a plan's "keep it, move it or skip it" e-mail (issue 43). */
+export const PLAN_CHECK_ACTION = 'Keep, move or skip this visit';
 
 /** The e-mail's button to a booking that waits for its customer's confirmation. */
 const CONFIRM_BOOKING_LINK = 'Confirm your booking';

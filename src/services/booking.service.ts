@@ -21,7 +21,7 @@ import type { Booking, Database } from '../db/database.ts';
 import { insertBookingUnlessReferenceTaken, listAllBookings, lockEmailAndPlacement, lockEmailBrakeAndPlacement, newBookingFacts } from '../db/bookings.repository.ts';
 import { bookingColumnsOf } from '../db/booking-input.ts';
 import { inTransaction } from '../db/transaction.ts';
-import { withAdjustment, type PriceAdjustment } from '../domain/pricing.ts';
+import { withAdjustment, withPlanDiscount, type PriceAdjustment } from '../domain/pricing.ts';
 import { adjustmentErrors, STAFF_BOOKING_MESSAGES, staffStartErrors } from '../domain/staff-booking-rules.ts';
 import { kindOf, placeJob, placementSpan, zoneOfJob, zonesOf } from './scheduling.service.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';
@@ -49,7 +49,7 @@ export interface BookingOptions {
    * Where the booking comes from: 'online' (the wizard and the API, the default) is subject to
    * the hourly brake; 'staff' (a booking taken by staff, issue 21) is neither braked nor counted.
    */
-  source?: 'online' | 'staff';
+  source?: 'online' | 'staff' | 'plan';
   /**
    * A booking taken by staff in the dashboard (issue 21; implies source 'staff'): who took it, the
    * van or bay chosen (absent: the engine chooses) and a price adjustment with its reason. The
@@ -62,6 +62,13 @@ export interface BookingOptions {
    * `withinMs` unless they confirm it from their e-mail; absent or not `required`: no such step.
    */
   emailConfirmation?: { required: boolean; withinMs: number };
+  /**
+   * A visit booked by a maintenance plan (issue 43; implies source 'plan'): neither braked nor
+   * held to the cap of upcoming bookings, never the first-service discount but the plan's own
+   * (PLAN_DISCOUNT_PERCENT, 0: none), its status as given, and no e-mail needed (the plan's
+   * booking may have been taken by staff for a customer without one).
+   */
+  plan?: { status: 'pending' | 'confirmed'; discountPercent: number };
 }
 
 export interface StaffBookingExtras {
@@ -100,7 +107,9 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
   const input = normalise(raw);
   const staff = options.staff;
   const window = staff ? staffBookingWindow(options.now) : bookingWindow(options.now);
-  const ruleErrors = validateBooking(input, window, { emailOptional: staff !== undefined });
+  const plan = options.plan;
+  const source = staff ? 'staff' : plan ? 'plan' : (options.source ?? 'online');
+  const ruleErrors = validateBooking(input, window, { emailOptional: staff !== undefined || (plan !== undefined && input.email === '') });
   const errors = staff ? [...ruleErrors, ...staffStartErrors(input, window, ruleErrors), ...adjustmentErrors(staff.priceAdjustment)] : ruleErrors;
   if (errors.length > 0) throw validationFailed(errors);
   // The job, vehicle by vehicle, line by line: its price and the minutes it holds the van or bay.
@@ -115,7 +124,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
   return inTransaction(db, async (trx) => {
     // Locks in one order (address, the brake when it applies, then the kind's day) so two
     // bookings cannot deadlock.
-    const braked = (options.source ?? 'online') === 'online' && (options.onlineNewBookingsPerHour ?? 0) > 0;
+    const braked = source === 'online' && (options.onlineNewBookingsPerHour ?? 0) > 0;
     // The customer is the canonical e-mail and phone (migrations/013): `bob+1@x.com` and
     // `B.o.b@googlemail.com` are the customers `bob@x.com` and `bob@gmail.com`.
     const customerIdentity = { email: input.email, phone: input.phone };
@@ -130,12 +139,12 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       countNewCustomers: braked,
     });
     const customer = read.customer;
-    if (customer.upcoming >= options.maxActivePerEmail) {
+    if (!plan && customer.upcoming >= options.maxActivePerEmail) {
       const message = tooManyActiveBookings(options.maxActivePerEmail);
       throw conflict(message, [{ field: 'email', message }]);
     }
     // Online and never served: counted, under the brake's lock, against the rolling hour.
-    const newCustomer = (options.source ?? 'online') === 'online' && !customer.hasCompleted;
+    const newCustomer = source === 'online' && !customer.hasCompleted;
     if (braked && newCustomer && read.newCustomersLastHour! >= options.onlineNewBookingsPerHour!) {
       throw newCustomerBrakeHit(options.mail.business.phone);
     }
@@ -149,7 +158,8 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     const placement = await placeJob(trx, request, read.lapsable ? undefined : read.schedule);
     // Under the address's lock: of two first bookings sent at once, the second waits and then
     // sees the first.
-    const quote = withAdjustment(quoteForJob(presentLines(lines, vehicles), !customer.hasActive, zone?.travelFeeCents ?? 0), staff?.priceAdjustment ?? null);
+    const listed = quoteForJob(presentLines(lines, vehicles), !plan && !customer.hasActive, zone?.travelFeeCents ?? 0);
+    const quote = withAdjustment(plan ? withPlanDiscount(listed, plan.discountPercent) : listed, staff?.priceAdjustment ?? null);
     if (quote.totalCents < 0) throw validationFailed([{ field: 'priceAdjustmentCents', message: STAFF_BOOKING_MESSAGES.totalNegative }]);
     const booking = {
       // The single-vehicle columns hold the first vehicle's package, as the original API reads them.
@@ -163,6 +173,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       discount_kind: quote.discount?.kind ?? null,
       discount_percent: quote.discount?.percent ?? null,
       new_customer: newCustomer,
+      ...(plan ? { source: 'plan', status: plan.status } : {}),
       ...(!staff && newCustomer && options.emailConfirmation?.required
         ? { awaiting_email_until: new Date(options.now.getTime() + options.emailConfirmation.withinMs) }
         : {}),

@@ -80,6 +80,7 @@ export default fp(
       staffEmail: mail.staffEmail,
       reminderHoursBefore: mail.reminderHoursBefore,
       manageCutoffHours: config.manageCutoffHours,
+      planConfirmDaysBefore: config.plans.confirmDaysBefore,
       now: () => app.now(),
       manageKey: manageKeyCache(),
       completion: config.completion,
