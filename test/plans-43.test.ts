@@ -169,5 +169,17 @@ forEachBackend(t, async (t, backend) => {
     t.equal(bad, 400, 'an interval not offered is a 400');
   });
 
+  t.test('erasing the customer stops their plan: no visit is booked for nobody', async (t) => {
+    const first = await book(2, 44);
+    const plan = await startPlan(app.db, first.id, 8, { customer: true }, { ...app.planOptions(), plans: { ...app.config.plans, horizonWeeks: 2 } });
+    const found = await app.inject({ method: 'GET', url: `/v1/customers?q=${encodeURIComponent(first.email)}`, headers: { cookie: staff } });
+    const customer = found.json().data[0] as { id: string };
+    const res = await app.inject({ method: 'POST', url: `/v1/customers/${customer.id}/erasure`, headers: { cookie: staff }, payload: { confirmation: 'ERASE' } });
+    t.equal(res.statusCode, 200, res.body);
+    const after = await app.db.selectFrom('plans').selectAll().where('id', '=', plan.id).executeTakeFirstOrThrow();
+    t.equal(after.status, 'stopped');
+    t.same(await extendPlan(app.db, plan.id, app.planOptions()), [], 'nothing booked');
+  });
+
   void testNow;
 });

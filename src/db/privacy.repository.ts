@@ -115,6 +115,14 @@ export async function erasePersonalData(trx: Transaction<Database>, scope: Erasu
         .execute(),
     );
     counts.booking_notes = count(await trx.updateTable('booking_notes').set({ body: ERASED.text } as never).where('booking_id', 'in', bookingIds).execute());
+    // Issue 43: a plan made from an erased booking would book visits for nobody: it stops (its
+    // visits already booked are erased above like any booking, and stay for staff to handle).
+    await trx
+      .updateTable('plans')
+      .set({ status: 'stopped', stopped_at: erasedAt, updated_at: erasedAt })
+      .where('booking_id', 'in', bookingIds)
+      .where('status', '<>', 'stopped')
+      .execute();
   }
 
   if (messageIds.length > 0) {
@@ -207,7 +215,14 @@ export async function erasePersonalData(trx: Transaction<Database>, scope: Erasu
 /** Bookings whose appointment ended before `cutoff` and contact messages received before it, still holding details. */
 export async function expiredRecords(db: Db, cutoff: Date): Promise<{ bookingIds: string[]; messageIds: string[] }> {
   const [bookings, messages] = await Promise.all([
-    db.selectFrom('bookings').select('id').where('erased_at', 'is', null).where('ends_at', '<', cutoff).execute(),
+    db
+      .selectFrom('bookings')
+      .select('id')
+      .where('erased_at', 'is', null)
+      .where('ends_at', '<', cutoff)
+      // A running plan's booking (issue 43) is what its visits copy: kept while the plan runs.
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('plans').select('plans.id').whereRef('plans.booking_id', '=', 'bookings.id').where('plans.status', '<>', 'stopped'))))
+      .execute(),
     db.selectFrom('contact_messages').select('id').where('erased_at', 'is', null).where('created_at', '<', cutoff).execute(),
   ]);
   return { bookingIds: bookings.map((b) => b.id), messageIds: messages.map((m) => m.id) };
