@@ -238,7 +238,7 @@ forEachBackend(t, async (t, backend) => {
     ];
     await handle.db.insertInto('bookings').values(legacy as never).execute();
     const before = await handle.db.selectFrom('bookings').select(['name', 'starts_at', 'ends_at', 'list_price_cents', 'total_cents']).orderBy('name').execute();
-    t.same(await migrateToLatest(handle.db), ['035_booking_job', '036_job_checks_plpgsql']);
+    t.same((await migrateToLatest(handle.db)).slice(0, 2), ['035_booking_job', '036_job_checks_plpgsql'], 'then the migrations after them');
     const after = await handle.db.selectFrom('bookings').select(['name', 'starts_at', 'ends_at', 'list_price_cents', 'total_cents', 'vehicles', 'lines']).orderBy('name').execute();
     t.same(after.map(({ vehicles: _v, lines: _l, ...rest }) => rest), before, 'nothing moved, no total changed');
     t.match(after[0]!, { name: 'Ceramic', vehicles: [{ service: CERAMIC_COATING, coatingType: 'coat2', vehicleType: 'mid', addOns: [] }], lines: [{ kind: 'package', description: 'Ceramic Coating (3 Year Coating)', unitCents: 89900, totalCents: 89900, minutes: 480 }] });
