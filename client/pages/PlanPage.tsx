@@ -42,7 +42,7 @@ function PostButton({ action, version, fields = {}, label, name, primary = false
   );
 }
 
-function Visit({ base, version, visit, phone }: { base: string; version: number; visit: PlanPageVisit; phone: string }) {
+function Visit({ base, version, visit, phone, actions }: { base: string; version: number; visit: PlanPageVisit; phone: string; actions: boolean }) {
   return (
     <li className={`plan-visit plan-visit-${visit.state}`}>
       <p className="plan-visit-head">
@@ -51,9 +51,9 @@ function Visit({ base, version, visit, phone }: { base: string; version: number;
       </p>
       {visit.state === 'moved' && visit.when && <p className="plan-visit-detail">{`Now on ${visit.when}`}</p>}
       {visit.reference && <p className="plan-visit-detail">{`Booking ${visit.reference}`}</p>}
-      {visit.state === 'needs-time' && visit.offered.length > 0 && (
+      {actions && visit.state === 'needs-time' && visit.offered.length > 0 && (
         <div className="plan-offers">
-          <p className="plan-visit-detail">Every van is taken at the usual time. Choose one of these times:</p>
+          <p className="plan-visit-detail">No time near its date is free. Choose one of these times:</p>
           <ul>
             {visit.offered.map((start) => (
               <li key={`${start.date} ${start.time}`}>
@@ -70,7 +70,7 @@ function Visit({ base, version, visit, phone }: { base: string; version: number;
           </ul>
         </div>
       )}
-      {visit.state === 'needs-time' && visit.offered.length === 0 && visit.canSkip && (
+      {actions && visit.state === 'needs-time' && visit.offered.length === 0 && visit.canSkip && (
         <p className="plan-visit-detail">
           {'No time near its date is free online. Please call us on '}
           <a className="text-link" href={telHref(phone)}>
@@ -79,7 +79,7 @@ function Visit({ base, version, visit, phone }: { base: string; version: number;
           {' to book it.'}
         </p>
       )}
-      {visit.canSkip && (
+      {actions && visit.canSkip && (
         <div className="plan-visit-actions">
           <PostButton action={`${base}/plan/skip`} version={version} fields={{ dueDate: visit.dueDate }} label="Skip this visit" name={`Skip this visit (${visit.dueText})`} />
         </div>
@@ -135,7 +135,7 @@ export default function PlanPage({ business, state }: PageProps<PlanPageState>) 
         ) : (
           <ol className="plan-visits">
             {visits.map((visit) => (
-              <Visit key={visit.dueDate} base={base} version={plan.version} visit={visit} phone={business.phone} />
+              <Visit key={visit.dueDate} base={base} version={plan.version} visit={visit} phone={business.phone} actions={view === 'plan'} />
             ))}
           </ol>
         )}

@@ -118,7 +118,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       reference: booking?.reference ?? null,
       // The customer's notice period holds for a visit as for any booking; one that waits for a time can be let go until its date.
       canSkip: running && ((booked && lockOf(booking!, { now, cutoffHours: app.config.manageCutoffHours }) === null) || (state === 'needs-time' && visit.due_date > todayInAuckland(now))),
-      offered: offered.map((s) => ({ date: s.date, time: s.time, label: appointmentText(s.date, s.time) })),
+      // In the order of the day (the engine offers the nearest first).
+      offered: [...offered].sort((a, b) => `${a.date} ${a.time}`.localeCompare(`${b.date} ${b.time}`)).map((s) => ({ date: s.date, time: s.time, label: appointmentText(s.date, s.time) })),
     };
   }
 
