@@ -98,8 +98,27 @@ export interface ManagedBooking {
   weatherUntil?: string | null;
 }
 
-/** The manage page: the booking, or the confirmation of a cancel, or a move's choice of slot and its confirmation. */
-export type ManageView = 'overview' | 'cancel' | 'move' | 'confirm-move';
+/** The manage page: the booking, or the confirmation of a cancel, or a move's choice of slot and its confirmation, or of a plan visit's skip. */
+export type ManageView = 'overview' | 'cancel' | 'move' | 'confirm-move' | 'skip';
+
+/** An interval a plan may have, with its words ('every 4 weeks'). */
+export interface PlanIntervalChoice {
+  weeks: number;
+  label: string;
+}
+
+/** The manage page's part about maintenance plans (issue 43). */
+export interface ManagePlan {
+  /** The booking is part of a plan: how often it repeats, and whether it still runs. */
+  interval: string;
+  status: 'active' | 'paused' | 'stopped';
+  /**
+   * The booking is one of the plan's upcoming visits: whether the customer may still skip it
+   * (before the cutoff) and answer "keep it" (a visit the plan booked, not yet kept). Null when
+   * the booking is not a visit that can still be kept or skipped.
+   */
+  visit: { canKeep: boolean; canSkip: boolean } | null;
+}
 
 export interface ManageMove {
   /** The date whose slots are shown ('' before one is chosen). */
@@ -134,6 +153,54 @@ export interface ManageState {
   /** A change refused: why. */
   error: string | null;
   move: ManageMove | null;
+  /** The plan the booking is part of (issue 43), or null. */
+  plan: ManagePlan | null;
+  /** An upcoming booking not in a plan: the intervals it can repeat at ("Make this a regular valet"); null otherwise. */
+  planIntervals: PlanIntervalChoice[] | null;
+}
+
+/** A plan's visit as its page shows it. */
+export interface PlanPageVisit {
+  /** The date the visit is due on (YYYY-MM-DD): what its forms name it by. */
+  dueDate: string;
+  /** 'Wednesday 5 August 2026'. */
+  dueText: string;
+  /** booked; moved (booked on another day or time than due); skipped (or its booking cancelled); needs a time; done (completed). */
+  state: 'booked' | 'moved' | 'skipped' | 'needs-time' | 'done';
+  /** The booking's appointment in words, when it has one. */
+  when: string | null;
+  reference: string | null;
+  /** Whether the customer may skip it now (upcoming, before the cutoff, the plan not stopped). */
+  canSkip: boolean;
+  /** A visit that needs a time: the starts offered, each its own button. */
+  offered: { date: string; time: string; label: string }[];
+}
+
+/** A maintenance plan's page (/booking/manage/{token}/plan, issue 43). */
+export interface PlanPageState {
+  /** The token of the link it was opened with: the forms post back under it. */
+  token: string;
+  /** The booking of that link, by reference (the way back to its own page, while it still opens). */
+  reference: string;
+  /** Whether that booking's own manage page still opens (its appointment is to come). */
+  bookingOpen: boolean;
+  plan: {
+    /** Sent back with every change: made only if nobody changed the plan since. */
+    version: number;
+    status: 'active' | 'paused' | 'stopped';
+    intervalWeeks: number;
+    /** 'every 4 weeks'. */
+    interval: string;
+    /** 'Wednesdays at 10:00 am'. */
+    when: string;
+    service: string;
+  };
+  visits: PlanPageVisit[];
+  intervals: PlanIntervalChoice[];
+  /** The page, or the confirmation of a stop. */
+  view: 'plan' | 'stop';
+  notice: string | null;
+  error: string | null;
 }
 
 /** "Find my booking" (/booking/find): the form, and after a request the one answer. */

@@ -15,6 +15,12 @@ import { NOT_FOUND_PATH } from './page-props.ts';
  */
 export const MANAGE_PAGE_PATH = '/booking/manage';
 
+/**
+ * The page table's path of a maintenance plan's page (issue 43); its real addresses are
+ * /booking/manage/{token}/plan, under the manage link of any booking of the plan.
+ */
+export const PLAN_PAGE_PATH = '/booking/plan';
+
 /** The page table's path of a booking's receipt; its real addresses are /booking/receipt/{token} (issue 21). */
 export const RECEIPT_PAGE_PATH = '/booking/receipt';
 
@@ -32,6 +38,7 @@ export type PageModule =
   | 'SitemapPage'
   | 'DashboardPage'
   | 'ManagePage'
+  | 'PlanPage'
   | 'ReceiptPage'
   | 'FindBookingPage'
   | 'InvitationPage'
@@ -84,6 +91,8 @@ export const PAGES: readonly PageDefinition[] = [
   // A public form that holds nothing personal: indexed, so that a customer who searches for it finds it.
   page(FIND_BOOKING_PATH, 'FindBookingPage', 'Find my booking', 'Find My Booking', 'Lost the e-mail with your booking? Enter your e-mail address and we will send you the links to your upcoming bookings.'),
   { ...page(MANAGE_PAGE_PATH, 'ManagePage', 'Manage your booking', 'Manage Your Booking', 'See, cancel or move your booking.', 'none'), index: false },
+  // A regular plan's page, at /booking/manage/{token}/plan: never indexed, never listed.
+  { ...page(PLAN_PAGE_PATH, 'PlanPage', 'Your regular plan', 'Your Regular Plan', 'See your regular valet plan: skip a visit, pause, change or stop it.', 'none'), index: false },
   // A completed booking's receipt, at /booking/receipt/{token}: never indexed, never listed.
   { ...page(RECEIPT_PAGE_PATH, 'ReceiptPage', 'Receipt', 'Receipt', 'Your receipt.', 'none'), index: false },
 ];

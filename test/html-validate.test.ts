@@ -3,14 +3,16 @@
  * "keep what is right today"): every page of the page table (client/routes.ts, what the sitemap
  * lists), their states reachable by an address (a package chosen, a message sent, a booking
  * received), the booking wizard's three steps (step 1 by GET, steps 2 and 3 as the no-JavaScript
- * form posts them), the 404 page, and a booking's manage page in each of its views.
+ * form posts them), the 404 page, a booking's manage page in each of its views, and a regular
+ * plan's page (issue 43).
  */
 import t from 'tap';
 import { HtmlValidate, type Message } from 'html-validate';
-import { MANAGE_PAGE_PATH, PAGES, RECEIPT_PAGE_PATH } from '../client/routes.ts';
+import { MANAGE_PAGE_PATH, PAGES, PLAN_PAGE_PATH, RECEIPT_PAGE_PATH } from '../client/routes.ts';
 import { INVITATION_PAGE_PATH } from '../src/domain/staff-members.ts';
 import { recordCompletion } from '../src/services/completion-record.ts';
 import { manageLinkFor } from '../src/db/manage-link.repository.ts';
+import { visitsOf } from '../src/db/plans.repository.ts';
 import { weekdayOf } from '../src/domain/availability.ts';
 import { buildTestApp } from './helper.ts';
 import { inDays, originalClientPayload } from './support/payloads.ts';
@@ -61,7 +63,7 @@ t.test('every public page and the manage page pass html-validate:standard', asyn
 
   // Every page of the page table (what /sitemap and sitemap.xml list), the manage page apart.
   // (The pages at a token's address apart: the manage and receipt pages below, a staff invitation here, as a used link shows it.)
-  for (const page of PAGES) if (page.path !== MANAGE_PAGE_PATH && page.path !== RECEIPT_PAGE_PATH && page.path !== INVITATION_PAGE_PATH) await get(page.path);
+  for (const page of PAGES) if (![MANAGE_PAGE_PATH, PLAN_PAGE_PATH, RECEIPT_PAGE_PATH, INVITATION_PAGE_PATH].includes(page.path)) await get(page.path);
   await get(`${INVITATION_PAGE_PATH}/${'A'.repeat(43)}`, 410);
   const sitemap = (await app.inject('/sitemap')).body;
   for (const [, path] of sitemap.matchAll(/<a [^>]*href="(\/[^"#?]*)"/g)) {
@@ -102,6 +104,16 @@ t.test('every public page and the manage page pass html-validate:standard', asyn
   await get(`${path}/cancel`);
   await get(`${path}/move`);
   await get(`${path}/move?date=${weekday(12)}`);
+  // Issue 43: the booking made a regular plan; its page, its stop confirmation, and a visit's own page and skip confirmation.
+  const made = await app.inject({ method: 'POST', url: `${path}/plan`, payload: form({ intervalWeeks: '4' }), headers: FORM_HEADERS });
+  t.equal(made.statusCode, 303, 'a regular plan');
+  await get(path);
+  await get(`${path}/plan?done=started`);
+  const plan = await app.db.selectFrom('plans').selectAll().where('booking_id', '=', res.json().id).executeTakeFirstOrThrow();
+  await post(`${path}/plan/stop`, { version: String(plan.version) });
+  const visitPath = new URL((await manageLinkFor(app.db, (await visitsOf(app.db, plan.id))[1]!.booking_id!, 'https://valet.example.nz'))!).pathname;
+  await get(visitPath);
+  await get(`${visitPath}/skip`);
   // The same booking completed: its receipt (issue 21).
   await app.db.transaction().execute(async (trx) => {
     const done = await trx.updateTable('bookings').set({ status: 'completed' }).where('id', '=', res.json().id).returningAll().executeTakeFirstOrThrow();

@@ -240,6 +240,10 @@ t.test('pages', async (t) => {
     // The manage page lives at a booking's own address.
     const booked = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload() });
     const managed = new URL((await manageLinkFor(app.db, booked.json().id, 'https://valet.example.nz'))!).pathname;
+    // A regular plan's page lives under a booking's own address (issue 43).
+    const made = await app.inject({ method: 'POST', url: `${managed}/plan`, payload: 'intervalWeeks=4', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    t.equal(made.statusCode, 303);
+    const planned = `${managed}/plan`;
     // The receipt page, of a completed booking (issue 21).
     const done = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload() });
     await app.db.transaction().execute(async (trx) => {
@@ -252,6 +256,8 @@ t.test('pages', async (t) => {
         ? '/no-such-page'
         : page.module === 'ManagePage'
           ? managed
+          : page.module === 'PlanPage'
+            ? planned
           : page.module === 'ReceiptPage'
             ? receipt
             : page.module === 'InvitationPage'

@@ -3,6 +3,8 @@
  * they booked, and until the cutoff a way to cancel it or move it to another time. Every step is a
  * plain link or form (GET pages that only show, POSTs that change), so it all works without
  * JavaScript; the server decides which view to render and nothing here needs to run to use it.
+ * A booking can be made a regular plan here, and a plan's visit kept or skipped (issue 43); the
+ * plan itself has its own page (PlanPage).
  */
 import { useState } from 'react';
 import { telHref } from '#domain/business.ts';
@@ -12,8 +14,9 @@ import { adjustmentLabel, discountLabel, formatNzd, lineLabel, TRAVEL_FEE_LABEL 
 import { weatherMoveText } from '#domain/weather-day.ts';
 import { errorFor } from '../components/field-errors.ts';
 import type { PageProps } from '../page-props.ts';
-import type { ManagedBooking, ManageMove, ManageState } from '../page-state.ts';
+import type { ManagedBooking, ManageMove, ManagePlan, ManageState, PlanIntervalChoice } from '../page-state.ts';
 import { Fact, FactList } from '../components/FactList.tsx';
+import { IntervalSelect } from '../components/IntervalSelect.tsx';
 import './ManagePage.css';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -28,6 +31,7 @@ const HEADINGS: Record<ManageState['view'], string> = {
   cancel: 'Cancel your booking?',
   move: 'Move your booking',
   'confirm-move': 'Move your booking?',
+  skip: 'Skip this visit?',
 };
 
 function BookingFacts({ booking }: { booking: ManagedBooking }) {
@@ -163,6 +167,55 @@ function Confirmation({ action, question, fields, yes, no }: { action: string; q
   );
 }
 
+/** The booking is part of a plan: how often, the way to the plan's page, and for a visit still to come "keep" and "skip". */
+function PlanPart({ base, plan, version, showActions }: { base: string; plan: ManagePlan; version: number; showActions: boolean }) {
+  const { visit } = plan;
+  return (
+    <section className="manage-plan card" aria-labelledby="manage-plan-title">
+      <h2 id="manage-plan-title">Regular plan</h2>
+      <p>
+        {`Part of your regular plan: ${plan.interval}${plan.status === 'paused' ? ' (paused)' : plan.status === 'stopped' ? ' (stopped)' : ''}. `}
+        <a className="text-link" href={`${base}/plan`}>
+          See your plan
+        </a>
+      </p>
+      {showActions && visit && (visit.canKeep || visit.canSkip) && (
+        <div className="actions">
+          {visit.canKeep && (
+            <form method="post" action={`${base}/keep`}>
+              <input type="hidden" name="version" value={version} />
+              <button type="submit" className="button button-primary">
+                Keep this visit
+              </button>
+            </form>
+          )}
+          {visit.canSkip && (
+            <a className="button button-ghost" href={`${base}/skip`}>
+              Skip this visit
+            </a>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** An upcoming booking not in a plan: "Make this a regular valet". */
+function MakePlan({ base, intervals }: { base: string; intervals: PlanIntervalChoice[] }) {
+  return (
+    <section className="manage-plan card" aria-labelledby="manage-make-plan-title">
+      <h2 id="manage-make-plan-title">Make this a regular valet</h2>
+      <p>The same job on the same weekday and time, booked for you ahead: each visit gets its own booking and e-mail. Skip a visit, pause or stop the plan whenever you like.</p>
+      <form className="manage-plan-form" method="post" action={`${base}/plan`}>
+        <IntervalSelect id="plan-interval" intervals={intervals} />
+        <button type="submit" className="button button-primary">
+          Make it regular
+        </button>
+      </form>
+    </section>
+  );
+}
+
 export default function ManagePage({ business, state }: PageProps<ManageState>) {
   const { booking, view, lock, move } = state;
   const base = `/booking/manage/${state.token}`;
@@ -197,6 +250,15 @@ export default function ManagePage({ business, state }: PageProps<ManageState>) 
             fields={{ version: booking.version, date: move.date, time: move.time }}
             yes="Yes, move my booking"
             no={{ href: `${base}/move?date=${move.date}`, label: 'Choose another time' }}
+          />
+        )}
+        {view === 'skip' && (
+          <Confirmation
+            action={`${base}/skip`}
+            question={`Do you want to skip your visit on ${booking.when}? Its booking is cancelled; your regular plan carries on with the next visit.`}
+            fields={{ version: booking.version }}
+            yes="Yes, skip this visit"
+            no={{ href: base, label: 'No, keep this visit' }}
           />
         )}
         {view === 'move' && move && <MoveChooser base={base} booking={booking} move={move} />}
@@ -257,6 +319,8 @@ export default function ManagePage({ business, state }: PageProps<ManageState>) 
           </p>
         )}
         {lock === 'completed' && <p className="manage-locked">{MANAGE_MESSAGES.locked.completed}</p>}
+        {state.plan && <PlanPart base={base} plan={state.plan} version={booking.version} showActions={view === 'overview'} />}
+        {view === 'overview' && state.planIntervals && <MakePlan base={base} intervals={state.planIntervals} />}
         <p className="manage-help">{`Questions? Call us on ${business.phone} or e-mail ${business.email}.`}</p>
         <p className="manage-help">
           {'Lost a link to another booking? '}

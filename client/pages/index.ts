@@ -14,6 +14,7 @@ import InvitationPage from '../staff/pages/InvitationPage.tsx';
 import LegalPage from './LegalPage.tsx';
 import ManagePage from './ManagePage.tsx';
 import NotFoundPage from './NotFoundPage.tsx';
+import PlanPage from './PlanPage.tsx';
 import PricingPage from './PricingPage.tsx';
 import ReceiptPage from './ReceiptPage.tsx';
 import ServiceDetailPage from './ServiceDetailPage.tsx';
@@ -35,6 +36,7 @@ export const PAGE_COMPONENTS: Record<PageModule, ComponentType<PageProps<never>>
   LegalPage,
   ManagePage,
   NotFoundPage,
+  PlanPage,
   PricingPage,
   ReceiptPage,
   ServiceDetailPage,

@@ -58,6 +58,11 @@ export async function findVisit(db: Db, planId: string, dueDate: string): Promis
   return db.selectFrom('plan_visits').selectAll().where('plan_id', '=', planId).where('due_date', '=', dueDate).executeTakeFirst();
 }
 
+/** The visit a booking is (its plan's row naming it), or undefined when it is none. */
+export async function findVisitOfBooking(db: Db, bookingId: string): Promise<PlanVisit | undefined> {
+  return db.selectFrom('plan_visits').selectAll().where('booking_id', '=', bookingId).executeTakeFirst();
+}
+
 export async function setVisit(trx: Db, planId: string, dueDate: string, set: { state: 'booked' | 'needs-time' | 'skipped'; booking_id?: string | null; offered?: readonly Start[] | null; kept_at?: Date | null }): Promise<void> {
   const { offered, ...rest } = set;
   await trx

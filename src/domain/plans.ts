@@ -21,6 +21,8 @@ export const isPlanInterval = (weeks: unknown): weeks is PlanInterval => (PLAN_I
 export const PLAN_STATUSES = ['active', 'paused', 'stopped'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 
+export const isPlanStatus = (status: unknown): status is PlanStatus => (PLAN_STATUSES as readonly unknown[]).includes(status);
+
 /** A visit's state: booked (its booking may since have been cancelled: then it was skipped), waiting for a time, or skipped. */
 export type PlanVisitState = 'booked' | 'needs-time' | 'skipped';
 
@@ -94,6 +96,7 @@ export const PLAN_MESSAGES = {
   intervalRequired: `Please choose how often: every ${PLAN_INTERVALS.slice(0, -1).join(', ')} or ${PLAN_INTERVALS.at(-1)} weeks`,
   alreadyPlanned: 'This booking is already part of a regular plan.',
   notPlannable: 'Only an upcoming booking that is not cancelled can become a regular plan.',
+  confirmFirst: 'Please confirm this booking first: it can become a regular plan once it is held for you.',
   stopped: 'This plan has been stopped.',
   notFound: 'We could not find that plan.',
   visitNotFound: 'That visit is not part of this plan.',

@@ -15,7 +15,7 @@ import managePage from './manage.ts';
 import receiptPage from './receipt.ts';
 import seoFiles from './seo.ts';
 
-const WITH_OWN_ROUTES = new Set(['/', '/booking', '/booking/manage', '/booking/receipt', '/booking/find', '/contact', '/dashboard', '/dashboard/invitation']);
+const WITH_OWN_ROUTES = new Set(['/', '/booking', '/booking/manage', '/booking/plan', '/booking/receipt', '/booking/find', '/contact', '/dashboard', '/dashboard/invitation']);
 
 const pageRoutes: FastifyPluginAsync = async (app) => {
   for (const page of PAGES) {

@@ -8,6 +8,11 @@
  * booking's version, so a change is made only to the booking as the customer saw it. Everything
  * works without JavaScript; each change redirects back to the page (POST/redirect/GET).
  *
+ * A booking that is part of a maintenance plan (issue 43) says so and links to the plan's page
+ * (./plan.ts, registered here so that the same headers apply); a visit of the plan can be kept
+ * (the answer to the e-mail before it) or skipped (confirmed first, like a cancel), and an upcoming
+ * booking not in a plan can be made one.
+ *
  * The token is in the address, so every answer here is `no-store` and `Referrer-Policy:
  * same-origin`: no other site ever receives the address in a Referer. (`no-referrer` would make
  * browsers send `Origin: null` with the page's own form posts, which the same-origin hook refuses.)
@@ -22,7 +27,7 @@ import { VEHICLE_LABELS, isVehicleType, packageForPeople } from '../../domain/ca
 import { MANAGE_MESSAGES, moveLimitExplanation, type ManageLock } from '../../domain/manage-rules.ts';
 import { weatherMoveOpen } from '../../domain/weather-day.ts';
 import type { Booking } from '../../db/database.ts';
-import { formError, isConnectionError } from '../../errors.ts';
+import { AppError, formError, isConnectionError } from '../../errors.ts';
 import { availabilityOn, bookedDuration, jobOfBooking, type SlotAvailability } from '../../services/scheduling.service.ts';
 import {
   BookingChangedError,
@@ -38,9 +43,13 @@ import {
   type ManageOptions,
 } from '../../services/manage-booking.service.ts';
 import { manageKey } from '../../db/manage-link.repository.ts';
-import { managePath } from '../../domain/manage-link.ts';
+import { findPlanOfBooking, findVisitOfBooking } from '../../db/plans.repository.ts';
+import { managePath, planPath } from '../../domain/manage-link.ts';
+import { PLAN_MESSAGES, intervalText, isPlanStatus } from '../../domain/plans.ts';
+import { keepVisit, skipVisit, startPlan } from '../../services/plans.service.ts';
 import { MANAGE_PAGE_PATH } from '#client/routes.ts';
-import type { ManagedBooking, ManageMove, ManageState, ManageView } from '#client/page-state.ts';
+import type { ManagedBooking, ManageMove, ManagePlan, ManageState, ManageView } from '#client/page-state.ts';
+import planPages, { planIntervalChoices } from './plan.ts';
 import { toQuoteDto } from '../v1/schemas.ts';
 
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 100 }) });
@@ -50,9 +59,20 @@ const Confirm = Type.Optional(Type.Literal('yes'));
 const DateText = Type.String({ maxLength: 20 });
 
 const CancelForm = Type.Object({ version: Version, confirm: Confirm }, { additionalProperties: false });
+const PlanForm = Type.Object({ intervalWeeks: Type.String({ maxLength: 3 }) }, { additionalProperties: false });
+const KeepForm = Type.Object({ version: Type.Optional(Version) }, { additionalProperties: false });
 const MoveForm = Type.Object({ version: Version, date: Type.Optional(DateText), time: Type.Optional(Type.String({ maxLength: 10 })), confirm: Confirm }, { additionalProperties: false });
 
-const DONE = { cancelled: MANAGE_MESSAGES.cancelled, moved: MANAGE_MESSAGES.moved, confirmed: MANAGE_MESSAGES.emailConfirmed } as const;
+const DONE = {
+  cancelled: MANAGE_MESSAGES.cancelled,
+  moved: MANAGE_MESSAGES.moved,
+  confirmed: MANAGE_MESSAGES.emailConfirmed,
+  kept: PLAN_MESSAGES.kept,
+  skipped: PLAN_MESSAGES.skipped,
+} as const;
+
+/** Pending or confirmed: a booking whose page opens (its appointment is to come) and that is still to happen. */
+const isUpcoming = (booking: Booking) => booking.status === 'pending' || booking.status === 'confirmed';
 
 function toManagedBooking(booking: Booking, business: { streetAddress: string; suburb: string; city: string; postcode: string }, now: Date): ManagedBooking {
   const dropoff = booking.service_type === 'dropoff';
@@ -104,7 +124,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     // Past MANAGE_MAX_CHANGES moves the booking can still be cancelled, but not moved online.
     const moveLimit = lock === null && (await moveLimitReached(app.db, booking, app.config.manageMaxChanges, app.now()));
     const moving = view === 'move' || view === 'confirm-move';
-    const closed = lock !== null || (moveLimit && moving);
+    const plan = await planOf(booking, lock);
+    const closed = lock !== null || (moveLimit && moving) || (view === 'skip' && !plan?.visit?.canSkip);
     return {
       token,
       booking: toManagedBooking(booking, app.config.business, app.now()),
@@ -116,6 +137,24 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       notice: extras.notice ?? null,
       error: extras.error ?? null,
       move: closed || moveLimit ? null : (extras.move ?? null),
+      plan,
+      // Waiting for the customer's own confirmation (BOOKING_CONFIRMATION=email), it may yet lapse: a plan is offered once it is held.
+      planIntervals: plan === null && isUpcoming(booking) && booking.awaiting_email_until === null ? planIntervalChoices() : null,
+    };
+  }
+
+  /** The plan the booking is part of, as its page shows it: whether it is a visit the customer can keep or skip now. */
+  async function planOf(booking: Booking, lock: ManageLock | null): Promise<ManagePlan | null> {
+    const plan = await findPlanOfBooking(app.db, booking.id);
+    if (!plan) return null;
+    const visit = await findVisitOfBooking(app.db, booking.id);
+    const status = isPlanStatus(plan.status) ? plan.status : 'active';
+    const open = visit?.state === 'booked' && isUpcoming(booking) && status !== 'stopped';
+    return {
+      interval: intervalText(plan.interval_weeks),
+      status,
+      // "Keep it" answers the e-mail before a visit the plan booked; the booking the plan was made from needs no answer.
+      visit: open ? { canKeep: visit.kept_at === null && booking.id !== plan.booking_id, canSkip: lock === null } : null,
     };
   }
 
@@ -151,11 +190,14 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const booking = await findManagedBooking(app.db, token, app.now());
       if (!booking) return notFoundPage(reply);
       const done = request.query.done;
+      const visit = done === 'kept' || done === 'skipped' ? await findVisitOfBooking(app.db, booking.id) : undefined;
       // Only what is true of the booking: an address typed with ?done=cancelled does not say so.
       const notice =
         (done === 'cancelled' && booking.status === 'cancelled') ||
         (done === 'moved' && booking.status !== 'cancelled') ||
-        (done === 'confirmed' && booking.status === 'pending' && booking.awaiting_email_until === null)
+        (done === 'confirmed' && booking.status === 'pending' && booking.awaiting_email_until === null) ||
+        (done === 'kept' && visit?.kept_at != null) ||
+        (done === 'skipped' && visit?.state === 'skipped')
           ? DONE[done]
           : null;
       return render(reply, 200, await stateOf(token, booking, 'overview', { notice }));
@@ -167,6 +209,14 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     const booking = await findManagedBooking(app.db, token, app.now());
     if (!booking) return notFoundPage(reply);
     return render(reply, 200, await stateOf(token, booking, 'cancel'));
+  });
+
+  // A plan's visit: skipping it is confirmed first, as a cancel is.
+  app.get('/booking/manage/:token/skip', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
+    const { token } = request.params;
+    const booking = await findManagedBooking(app.db, token, app.now());
+    if (!booking) return notFoundPage(reply);
+    return render(reply, 200, await stateOf(token, booking, 'skip'));
   });
 
   app.get(
@@ -285,6 +335,87 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
   );
+
+  /** A plan change refused: the booking's page again with the reason (a missing visit or plan is a conflict there, not a missing page). */
+  async function planRefused(reply: FastifyReply, token: string, caught: unknown) {
+    const error = formError(caught);
+    if (!error) throw caught;
+    const current = await findManagedBooking(app.db, token, app.now());
+    if (!current) return notFoundPage(reply);
+    reply.headers(error.headers);
+    return render(reply, error.statusCode === 404 ? 409 : error.statusCode, await stateOf(token, current, 'overview', { error: error.message }));
+  }
+
+  // "Make this a regular valet": the booking becomes the first visit of a plan (issue 43).
+  app.post(
+    '/booking/manage/:token/plan',
+    { config: { limit: 'manage', public: true }, schema: { hide: true, params: TokenParams, body: PlanForm } },
+    async (request, reply) => {
+      const { token } = request.params;
+      const booking = await findManagedBooking(app.db, token, app.now());
+      if (!booking) return notFoundPage(reply);
+      if (booking.awaiting_email_until !== null) return render(reply, 409, await stateOf(token, booking, 'overview', { error: PLAN_MESSAGES.confirmFirst }));
+      try {
+        const plan = await startPlan(app.db, booking.id, Number(request.body.intervalWeeks), { customer: true }, app.planOptions());
+        request.log.info({ bookingId: booking.id, planId: plan.id }, 'plan made by the customer');
+        return reply.redirect(`${planPath(token)}?done=started`, 303);
+      } catch (caught) {
+        return planRefused(reply, token, caught);
+      }
+    },
+  );
+
+  // "Keep it": the answer to the e-mail before a plan's visit, one press.
+  app.post(
+    '/booking/manage/:token/keep',
+    { config: { limit: 'manage', public: true }, schema: { hide: true, params: TokenParams, body: KeepForm } },
+    async (request, reply) => {
+      const { token } = request.params;
+      const booking = await findManagedBooking(app.db, token, app.now());
+      if (!booking) return notFoundPage(reply);
+      const visit = await findVisitOfBooking(app.db, booking.id);
+      // Pressed twice (or reloaded): kept already, where the first press went.
+      if (visit?.kept_at != null) return reply.redirect(`${managePath(token)}?done=kept`, 303);
+      if (visit?.state !== 'booked' || !isUpcoming(booking)) {
+        return render(reply, 409, await stateOf(token, booking, 'overview', { error: visit ? PLAN_MESSAGES.visitNotUpcoming : PLAN_MESSAGES.visitNotFound }));
+      }
+      try {
+        if (!(await keepVisit(app.db, booking, app.planOptions()))) throw new AppError(409, 'CONFLICT', PLAN_MESSAGES.visitNotUpcoming);
+        request.log.info({ bookingId: booking.id }, 'plan visit kept by the customer');
+        return reply.redirect(`${managePath(token)}?done=kept`, 303);
+      } catch (caught) {
+        return planRefused(reply, token, caught);
+      }
+    },
+  );
+
+  // Skip a plan's visit: its booking is cancelled, the plan carries on. The form carries the booking's version, as a cancel does.
+  app.post(
+    '/booking/manage/:token/skip',
+    { config: { limit: 'manage', public: true }, schema: { hide: true, params: TokenParams, body: CancelForm } },
+    async (request, reply) => {
+      const { token } = request.params;
+      const booking = await findManagedBooking(app.db, token, app.now());
+      if (!booking) return notFoundPage(reply);
+      if (request.body.confirm !== 'yes') return render(reply, 200, await stateOf(token, booking, 'skip'));
+      const [plan, visit] = await Promise.all([findPlanOfBooking(app.db, booking.id), findVisitOfBooking(app.db, booking.id)]);
+      if (visit?.state === 'skipped') return reply.redirect(`${managePath(token)}?done=skipped`, 303);
+      if (booking.version !== Number(request.body.version)) return render(reply, 409, await stateOf(token, booking, 'overview', { error: MANAGE_MESSAGES.changedMeanwhile }));
+      const lock = lockOf(booking, options());
+      if (lock) return render(reply, 409, await stateOf(token, booking, 'overview', { error: MANAGE_MESSAGES.locked[lock] }));
+      if (!plan || !visit) return render(reply, 409, await stateOf(token, booking, 'overview', { error: PLAN_MESSAGES.visitNotFound }));
+      try {
+        await skipVisit(app.db, plan.id, visit.due_date, { customer: true }, app.planOptions());
+        request.log.info({ bookingId: booking.id, planId: plan.id }, 'plan visit skipped by the customer');
+        return reply.redirect(`${managePath(token)}?done=skipped`, 303);
+      } catch (caught) {
+        return planRefused(reply, token, caught);
+      }
+    },
+  );
+
+  // The plan's own page, under the same headers.
+  await app.register(planPages);
 };
 
 export default route;
