@@ -301,7 +301,16 @@ async function cancelVisitBooking(trx: Kysely<Database>, booking: Booking, by: s
  * Skips one visit: its booking is cancelled (with the usual cancellation e-mail and the calendar's
  * cancellation), or, when it waits for a time, it stops waiting. The plan carries on.
  */
-export async function skipVisit(db: Kysely<Database>, planId: string, dueDate: string, actor: PlanActor, options: PlanOptions, version?: number): Promise<void> {
+export async function skipVisit(
+  db: Kysely<Database>,
+  planId: string,
+  dueDate: string,
+  actor: PlanActor,
+  options: PlanOptions,
+  version?: number,
+  /** The visit's booking at the version the customer saw (its manage page): checked under the plan's lock. */
+  bookingVersion?: number,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await lockedPlan(trx, planId, version);
     const visit = await findVisit(trx, planId, dueDate);
@@ -309,6 +318,7 @@ export async function skipVisit(db: Kysely<Database>, planId: string, dueDate: s
     if (visit.state === 'booked') {
       const booking = await findBooking(trx, visit.booking_id!);
       if (!booking || !changeableBy(actor, booking, options)) throw conflict(PLAN_MESSAGES.visitNotUpcoming);
+      if (bookingVersion !== undefined && booking.version !== bookingVersion) throw new PlanChangedError();
       const updated = await updateStatusIfVersion(trx, booking.id, booking.version, 'cancelled');
       if (!updated) throw new PlanChangedError();
       await insertStatusChange(trx, { booking_id: booking.id, from_status: booking.status, to_status: 'cancelled', changed_by: actorName(actor), note: 'Visit skipped (regular plan)' });

@@ -405,7 +405,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       if (lock) return render(reply, 409, await stateOf(token, booking, 'overview', { error: MANAGE_MESSAGES.locked[lock] }));
       if (!plan || !visit) return render(reply, 409, await stateOf(token, booking, 'overview', { error: PLAN_MESSAGES.visitNotFound }));
       try {
-        await skipVisit(app.db, plan.id, visit.due_date, { customer: true }, app.planOptions());
+        await skipVisit(app.db, plan.id, visit.due_date, { customer: true }, app.planOptions(), undefined, booking.version);
         request.log.info({ bookingId: booking.id, planId: plan.id }, 'plan visit skipped by the customer');
         return reply.redirect(`${managePath(token)}?done=skipped`, 303);
       } catch (caught) {
