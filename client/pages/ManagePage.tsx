@@ -17,6 +17,7 @@ import type { PageProps } from '../page-props.ts';
 import type { ManagedBooking, ManageMove, ManagePlan, ManageState, PlanIntervalChoice } from '../page-state.ts';
 import { Fact, FactList } from '../components/FactList.tsx';
 import { IntervalSelect } from '../components/IntervalSelect.tsx';
+import { Notices } from '../components/Notices.tsx';
 import './ManagePage.css';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -224,16 +225,7 @@ export default function ManagePage({ business, state }: PageProps<ManageState>) 
       <div className="container narrow">
         <p className="eyebrow">{`Booking ${booking.reference}`}</p>
         <h1 id="manage-title">{HEADINGS[view]}</h1>
-        {state.notice && (
-          <p className="notice notice-success" role="status">
-            {state.notice}
-          </p>
-        )}
-        {state.error && (
-          <p className="notice notice-error" role="alert">
-            {state.error}
-          </p>
-        )}
+        <Notices notice={state.notice} error={state.error} />
         {view === 'cancel' && (
           <Confirmation
             action={`${base}/cancel`}

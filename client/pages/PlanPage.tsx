@@ -9,6 +9,7 @@ import type { PageProps } from '../page-props.ts';
 import type { PlanPageState, PlanPageVisit } from '../page-state.ts';
 import { Fact, FactList } from '../components/FactList.tsx';
 import { IntervalSelect } from '../components/IntervalSelect.tsx';
+import { Notices } from '../components/Notices.tsx';
 import './PlanPage.css';
 
 const STATUS_TEXT: Record<PlanPageState['plan']['status'], string> = {
@@ -97,16 +98,7 @@ export default function PlanPage({ business, state }: PageProps<PlanPageState>) 
       <div className="container narrow">
         <p className="eyebrow">Regular plan</p>
         <h1 id="plan-title">{view === 'stop' ? 'Stop your plan?' : 'Your regular plan'}</h1>
-        {state.notice && (
-          <p className="notice notice-success" role="status">
-            {state.notice}
-          </p>
-        )}
-        {state.error && (
-          <p className="notice notice-error" role="alert">
-            {state.error}
-          </p>
-        )}
+        <Notices notice={state.notice} error={state.error} />
         {view === 'stop' && (
           <form className="plan-confirm card" method="post" action={`${base}/plan/stop`}>
             <p>Do you want to stop your plan? Its upcoming visits are cancelled (the booking you made it from stays) and we send you one e-mail that lists them.</p>
