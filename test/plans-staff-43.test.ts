@@ -9,7 +9,7 @@ import { addDaysToDay } from '../src/domain/booking-dates.ts';
 import { PLAN_INTERVALS } from '../src/domain/plans.ts';
 import { PLAN_INTERVALS as CLIENT_INTERVALS } from '../client/staff/lib/plans-api.ts';
 import { TEST_ADMIN_PASSWORD, buildTestApp, forEachBackend } from './helper.ts';
-import { nextWeekday, originalClientPayload } from './support/payloads.ts';
+import { nextWeekday, originalClientPayload, today } from './support/payloads.ts';
 
 const NO_PLAN = '00000000-0000-4000-8000-000000000000';
 
@@ -212,6 +212,7 @@ forEachBackend(t, async (t, backend) => {
     refused(t, await api('POST', url, { date: due, time: '25:00' }), 400);
     refused(t, await api('POST', url, { date: 'soon', time: '10:00' }), 400);
     refused(t, await api('POST', url, { date: due }), 400);
+    refused(t, await api('POST', url, { date: today, time: '20:00' }), 400, /.+/); // as a customer's booking: from tomorrow
     refused(t, await api('POST', url, { ...waiting.offered[0], version: plan.version + 1 }), 409, /changed a moment ago/);
     refused(t, await api('POST', `/v1/plans/${plan.id}/visits/${addDaysToDay(due, 1)}/book`, waiting.offered[0]), 404, /not part of this plan/);
     // Staff may book any start that fits, not only those offered: the first start of the day after the closures that was not offered.
