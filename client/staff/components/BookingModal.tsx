@@ -1,6 +1,7 @@
 /**
  * 'Booking Details' (spec section 2): every field by the spec's rules, the vehicles with their
- * packages and add-ons and the job line by line (issue 41), the status changes and their history. A native modal <dialog>: the page behind is inert, focus stays inside, Escape,
+ * packages and add-ons and the job line by line (issue 41), its regular plan or the control that
+ * makes one (issue 43), the status changes and their history. A native modal <dialog>: the page behind is inert, focus stays inside, Escape,
  * Close and the X button close it.
  */
 import { Suspense, useEffect, useRef, useState } from 'react';
@@ -15,6 +16,7 @@ import { useOpening } from '../lib/use-opening.ts';
 import { Icon } from '../../components/Icon.tsx';
 import { BookingEmails } from './BookingEmails.tsx';
 import BookingNotes from './BookingNotes.tsx';
+import { BookingPlan } from './BookingPlan.tsx';
 import { Fact } from './Fact.tsx';
 import { dateTime, longDate } from './format.ts';
 import { StatusActions } from './StatusActions.tsx';
@@ -79,6 +81,7 @@ export function BookingModal({ booking, history, busy, notice, onStatus, onClose
             </button>
           </p>
         )}
+        <BookingPlan booking={booking} onSignedOut={onSignedOut} />
         {booking.source === 'staff' && <p>{`Taken by ${booking.createdBy ?? 'staff'}`}</p>}
         <h3>Customer Information</h3>
         <dl className="modal-facts">

@@ -3,7 +3,8 @@
  * phone without one) with contact, bookings, completed jobs, total spent and last and next visit;
  * a search by name, e-mail, phone or booking reference; "More" pages on (keyset cursor); and a
  * customer's page with their vehicles and the jobs done on each (issue 41), their bookings and
- * contact messages, and "Book again". Loaded when the tab
+ * contact messages, their maintenance plans (issue 43, opened on the page as in the Plans view),
+ * and "Book again". Loaded when the tab
  * is first opened, so the dashboard's own bundle does not grow.
  */
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
@@ -13,8 +14,10 @@ import { MAX_VEHICLES } from '#domain/job.ts';
 import { formatNzd } from '#domain/pricing.ts';
 import { addOnNames } from '#domain/vehicle-text.ts';
 import { ApiError } from '../lib/staff-api.ts';
+import { plansApi, type PlanDto } from '../lib/plans-api.ts';
 import type { BookingDraft } from './BookingFields.tsx';
 import { CustomerPrivacy, lastOnSite } from './CustomerPrivacy.tsx';
+import { PlanCards, PlanPage } from './PlansView.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { cardDate, dateTime, plural } from './format.ts';
 import './CustomersView.css';
@@ -118,6 +121,20 @@ function CustomerPage({ id, onBack, onSignedOut, onOpen, onBookAgain }: Customer
   useEffect(() => {
     if (details) heading.current?.focus();
   }, [details]);
+  // Their plans; none shown when they cannot be read (the page is about the customer).
+  const [plans, setPlans] = useState<PlanDto[]>([]);
+  const [openPlan, setOpenPlan] = useState<string | null>(null);
+  useEffect(() => {
+    if (openPlan) return;
+    let current = true;
+    plansApi.list({ customerId: id }).then(
+      (answer) => current && setPlans(answer.data),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [id, version, openPlan]);
 
   const back = (
     <button type="button" className="button button-ghost button-small" onClick={onBack}>
@@ -142,6 +159,7 @@ function CustomerPage({ id, onBack, onSignedOut, onOpen, onBookAgain }: Customer
     );
   }
   const { customer, bookings, vehicles, messages } = details;
+  if (openPlan) return <PlanPage key={openPlan} id={openPlan} backLabel={`← ${customer.name}`} onBack={() => setOpenPlan(null)} onSignedOut={onSignedOut} />;
   return (
     <section className="customer-page" aria-labelledby="customer-title">
       {back}
@@ -194,6 +212,12 @@ function CustomerPage({ id, onBack, onSignedOut, onOpen, onBookAgain }: Customer
             </li>
           ))}
         </ul>
+      )}
+      {plans.length > 0 && (
+        <>
+          <h3>Plans</h3>
+          <PlanCards plans={plans} onOpen={setOpenPlan} withCustomer={false} />
+        </>
       )}
       <h3>Bookings</h3>
       <ul className="customer-bookings">

@@ -3,7 +3,8 @@
  * package and vehicle, the address as a directions link, tap-to-call and tap-to-text, the internal
  * notes, and the detailer's buttons: "On the way" (e-mails the customer once, with the arrival
  * time), "Started" and "Complete" (the completion form). Each van says its zones and about how
- * long it drives that day (issue 40). Loaded when its tab is first opened.
+ * long it drives that day (issue 40), and how many visits of regular plans wait for a time
+ * (issue 43). Loaded when its tab is first opened.
  */
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { lazyPart } from '../lib/lazy-part.ts';
@@ -11,6 +12,7 @@ import { telHref } from '#domain/business.ts';
 import { directionsUrl, oneLineAddress, OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
 import { ApiError, send, staffApi, type BookingDto, type ScheduleDayDto, type ScheduleLaneDto, type StatusChangeDto } from '../lib/staff-api.ts';
 import { takeEarly } from '../lib/early-data.ts';
+import { plansApi } from '../lib/plans-api.ts';
 import { useOpening } from '../lib/use-opening.ts';
 import { hoursText, longDate, plural } from './format.ts';
 import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
@@ -171,6 +173,12 @@ export default function TodayView({ onSignedOut, onComplete }: { onSignedOut(): 
     void load(true);
   }, [load]);
 
+  // Visits of regular plans that fit nowhere near their date: advisory, so a failure shows nothing.
+  const [needsTime, setNeedsTime] = useState(0);
+  useEffect(() => {
+    plansApi.list().then((answer) => setNeedsTime(answer.needsTime), () => undefined);
+  }, []);
+
   const replace = (changed: BookingDto) =>
     setDay((current) => current && { ...current, lanes: current.lanes.map((lane) => ({ ...lane, jobs: lane.jobs.map((job) => (job._id === changed._id ? changed : job)) })) });
 
@@ -193,6 +201,7 @@ export default function TodayView({ onSignedOut, onComplete }: { onSignedOut(): 
           Refresh
         </button>
       </h2>
+      {needsTime > 0 && <p className="notice today-plans">{`${plural(needsTime, 'visit')} of regular plans ${needsTime === 1 ? 'needs' : 'need'} a time: see Plans.`}</p>}
       {lanes.length === 0 && unassigned.length === 0 && <p>No jobs today.</p>}
       {[
         ...lanes.map((lane) => ({ key: lane.resource.id, name: lane.resource.name, jobs: lane.jobs, route: lane.route })),

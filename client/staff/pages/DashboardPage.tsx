@@ -21,6 +21,7 @@ import './DashboardPage.css';
 const ScheduleView = lazyPart('staff/components/ScheduleView.tsx', () => import('../components/ScheduleView.tsx'));
 const EmailsView = lazyPart('staff/components/EmailsView.tsx', () => import('../components/EmailsView.tsx'));
 const CustomersView = lazyPart('staff/components/CustomersView.tsx', () => import('../components/CustomersView.tsx'));
+const PlansView = lazyPart('staff/components/PlansView.tsx', () => import('../components/PlansView.tsx'));
 const StaffMembersView = lazyPart('staff/components/StaffMembersView.tsx', () => import('../components/StaffMembersView.tsx'));
 const StaffBookingForm = lazyPart('staff/components/StaffBookingForm.tsx', () => import('../components/StaffBookingForm.tsx'));
 const DayView = lazyPart('staff/components/DayView.tsx', () => import('../components/DayView.tsx'));
@@ -79,7 +80,7 @@ function StaffBar({ businessName }: { businessName: string }) {
   );
 }
 
-type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'today' | 'takings' | 'staff' | 'backups';
+type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'plans' | 'today' | 'takings' | 'staff' | 'backups';
 
 export default function DashboardPage({ state, business }: PageProps<DashboardState>) {
   const [signedIn, setSignedIn] = useState(state.signedIn);
@@ -145,6 +146,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
     { key: 'schedule', label: 'Schedule' },
     { key: 'emails', label: 'E-mails', early: 'emails' },
     { key: 'customers', label: 'Customers' },
+    { key: 'plans', label: 'Plans' },
     { key: 'takings', label: 'Takings' },
     // Staff accounts: the owner's alone (issue 22).
     ...(state.staffRole === 'owner' || (prompt && !state.signedIn) ? [{ key: 'staff' as const, label: 'Staff' }] : []),
@@ -232,6 +234,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
                 }
               />
             )}
+            {tab === 'plans' && <PlansView onSignedOut={signedOut} />}
             {tab === 'staff' && <StaffMembersView onSignedOut={signedOut} />}
             {tab === 'backups' && <BackupsPanel onSignedOut={signedOut} />}
             {tab === 'emails' && <EmailsView onSignedOut={signedOut} />}

@@ -24,6 +24,7 @@ import customerPrivacy from './customer-privacy.ts';
 import customers from './customers.ts';
 import emails from './emails.ts';
 import getAllBooking from './getall-booking.ts';
+import plans from './plans.ts';
 import resources from './resources.ts';
 import schedule from './schedule.ts';
 import serviceZones from './service-zones.ts';
@@ -73,6 +74,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(emails);
   await app.register(staffMembers);
   await app.register(backups);
+  await app.register(plans);
 };
 
 export default staffRoutes;
