@@ -136,10 +136,19 @@ const isTaken = (error: unknown) => error instanceof PlacementRefusedError || is
  * booking (through createBooking), its visit row and its history entry naming the plan. Null when
  * the plan stopped or paused, or the visit was recorded meanwhile.
  */
-async function bookVisitAt(db: Kysely<Database>, planId: string, due: string, start: Start, options: PlanOptions, expect: 'absent' | 'needs-time'): Promise<Booking | null> {
+async function bookVisitAt(
+  db: Kysely<Database>,
+  planId: string,
+  due: string,
+  start: Start,
+  options: PlanOptions,
+  expect: 'absent' | 'needs-time',
+  version?: number,
+): Promise<Booking | null> {
   return db.transaction().execute(async (trx) => {
     const plan = await lockPlanRow(trx, planId);
     if (!plan || (expect === 'absent' && plan.status !== 'active') || plan.status === 'stopped') return null;
+    if (version !== undefined && plan.version !== version) throw new PlanChangedError();
     const visit = await findVisit(trx, planId, due);
     if (expect === 'absent' ? visit !== undefined : visit?.state !== 'needs-time') return null;
     const template = await findBooking(trx, plan.booking_id);
@@ -414,11 +423,11 @@ export async function keepVisit(db: Kysely<Database>, booking: Booking, options:
 }
 
 /** The customer (or staff) chooses a start for a visit that needs a time: booked there, or a 409 when it was taken meanwhile. */
-export async function chooseVisitTime(db: Kysely<Database>, planId: string, dueDate: string, start: Start, options: PlanOptions): Promise<Booking> {
+export async function chooseVisitTime(db: Kysely<Database>, planId: string, dueDate: string, start: Start, options: PlanOptions, version?: number): Promise<Booking> {
   const visit = await findVisit(db, planId, dueDate);
   if (!visit || visit.state !== 'needs-time') throw notFound(PLAN_MESSAGES.visitNotFound);
   try {
-    const booked = await bookVisitAt(db, planId, dueDate, start, options, 'needs-time');
+    const booked = await bookVisitAt(db, planId, dueDate, start, options, 'needs-time', version);
     if (!booked) throw new PlanChangedError();
     return booked;
   } catch (caught) {

@@ -222,7 +222,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       if (!visit || visit.state !== 'needs-time') throw notFound(PLAN_MESSAGES.visitNotFound);
       // Only a time the visit was offered: one no longer offered (taken, or offered afresh since) is gone.
       if (!(visit.offered ?? []).some((s) => s.date === date && s.time === time)) throw new AppError(409, 'PLACEMENT_REFUSED', PLAN_MESSAGES.timeGone);
-      const booked = await chooseVisitTime(app.db, found.plan.id, dueDate, start, app.planOptions());
+      const booked = await chooseVisitTime(app.db, found.plan.id, dueDate, start, app.planOptions(), Number(version));
       request.log.info({ bookingId: booked.id, planId: found.plan.id }, 'plan visit time chosen by the customer');
       return redirect(reply, token, 'chosen');
     } catch (caught) {
