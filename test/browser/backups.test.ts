@@ -31,7 +31,9 @@ t.test('the Backups panel in Chromium at 390 px', async (t) => {
   await page.getByRole('button', { name: 'Back up now' }).click();
   t.equal((await answered).status(), 201, 'the backup is taken');
   await page.getByRole('status').filter({ hasText: 'Backup taken:' }).waitFor();
+  // The list is read again after the answer: its row is waited for, not assumed there with the status.
   const rows = page.locator('.backups-table tbody tr');
+  await rows.first().waitFor();
   t.equal(await rows.count(), 1, 'listed');
   const [file] = await app.backups.list();
   t.match(await rows.first().innerText(), new RegExp(file!.schemaVersion.slice(0, 3)));
