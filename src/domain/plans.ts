@@ -5,6 +5,9 @@
  * (src/services/plans.service.ts) asks the scheduling engine and writes.
  */
 import { addDaysToDay } from './booking-dates.ts';
+import { PLAN_INTERVALS, intervalText } from './plan-intervals.ts';
+
+export { PLAN_INTERVALS, intervalText, isPlanInterval, type PlanInterval } from './plan-intervals.ts';
 
 /** Days from `from` to `to`, calendar dates 'YYYY-MM-DD' (no time of day, so no daylight saving). */
 function daysFrom(from: string, to: string): number {
@@ -12,11 +15,6 @@ function daysFrom(from: string, to: string): number {
   return day(to) - day(from);
 }
 
-/** The intervals a plan may have, in weeks (the database's CHECK holds the same list). */
-export const PLAN_INTERVALS = [2, 3, 4, 6, 8, 12] as const;
-export type PlanInterval = (typeof PLAN_INTERVALS)[number];
-
-export const isPlanInterval = (weeks: unknown): weeks is PlanInterval => (PLAN_INTERVALS as readonly unknown[]).includes(weeks);
 
 export const PLAN_STATUSES = ['active', 'paused', 'stopped'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
@@ -25,11 +23,6 @@ export const isPlanStatus = (status: unknown): status is PlanStatus => (PLAN_STA
 
 /** A visit's state: booked (its booking may since have been cancelled: then it was skipped), waiting for a time, or skipped. */
 export type PlanVisitState = 'booked' | 'needs-time' | 'skipped';
-
-/** 'every 4 weeks' (every 2 weeks: 'every fortnight'). */
-export function intervalText(weeks: number): string {
-  return weeks === 2 ? 'every fortnight' : `every ${weeks} weeks`;
-}
 
 /**
  * The due dates of a plan anchored on `anchor` every `weeks` weeks that fall after `after` and on

@@ -4,15 +4,18 @@
  * customer's page), so the dashboard's eager bundle does not carry them.
  */
 import type { PlanDetailsDto, PlanDto, PlanListDto, PlanStartDto, PlanVisitDto } from '#api/plan-schemas.ts';
+import { PLAN_INTERVALS, intervalText } from '#domain/plan-intervals.ts';
 import { call, send } from './staff-api.ts';
 
 export type { PlanDetailsDto, PlanDto, PlanStartDto, PlanVisitDto };
 
-/** The intervals a plan may have, in weeks: src/domain/plans.ts's (server-only: it brings date-fns), checked equal by test/plans-staff-43.test.ts. */
-export const PLAN_INTERVALS = [2, 3, 4, 6, 8, 12] as const;
+export { PLAN_INTERVALS };
 
-/** 'Every 4 weeks' (2: 'Every fortnight'), as src/domain/plans.ts's intervalText says it, capitalised. */
-export const intervalLabel = (weeks: number) => (weeks === 2 ? 'Every fortnight' : `Every ${weeks} weeks`);
+/** 'Every 4 weeks' (2: 'Every fortnight'): intervalText, capitalised. */
+export const intervalLabel = (weeks: number) => {
+  const text = intervalText(weeks);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
 
 /** 'wednesday' → 'Wednesdays'. */
 export const weekdaysLabel = (weekday: string) => `${weekday.charAt(0).toUpperCase()}${weekday.slice(1)}s`;
