@@ -30,6 +30,7 @@ import backupsPlugin from './plugins/app/backups.ts';
 import renderPlugin from './plugins/app/render.ts';
 import mailerPlugin from './plugins/app/mailer.ts';
 import plansPlugin from './plugins/app/plans.ts';
+import waitlistPlugin from './plugins/app/waitlist.ts';
 import healthRoutes from './routes/health.ts';
 import v1Routes from './routes/v1/index.ts';
 import pageRoutes from './routes/pages/index.ts';
@@ -175,6 +176,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(backupsPlugin);
   await app.register(mailerPlugin);
   await app.register(plansPlugin);
+  await app.register(waitlistPlugin);
   await app.register(renderPlugin);
 
   await app.register(healthRoutes);

@@ -103,6 +103,10 @@ export const EnvSchema = Type.Object({
   PLAN_HORIZON_WEEKS: Type.Union([Type.Integer({ minimum: 2, maximum: 52 })], { default: 12 }),
   /** The "keep it, move it or skip it" e-mail before each visit of a plan, this many days before; 0: none. */
   PLAN_CONFIRM_DAYS_BEFORE: Type.Union([Type.Integer({ minimum: 0, maximum: 14 })], { default: 3 }),
+  /** Issue 43: open waitlist entries (waiting or offered) one e-mail address may hold; 0 turns the cap off. */
+  WAITLIST_MAX_PER_EMAIL: Type.Union([Type.Integer({ minimum: 0 })], { default: 3 }),
+  /** How long a place offered to a waitlist entry is held for the customer to confirm it. */
+  WAITLIST_HOLD_MINUTES: Type.Union([Type.Integer({ minimum: 5, maximum: 1440 })], { default: 60 }),
   MAIL_POLL_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 3000 }),
   MAIL_MAX_ATTEMPTS: Type.Union([Positive], { default: 6 }),
   MAIL_RETRY_BASE_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 60_000 }),
@@ -197,6 +201,8 @@ export interface Config {
   manageMaxChanges: number;
   /** Maintenance plans (issue 43): PLAN_DISCOUNT_PERCENT, PLAN_HORIZON_WEEKS, PLAN_CONFIRM_DAYS_BEFORE. */
   plans: PlanConfig;
+  /** The waitlist (issue 43): WAITLIST_MAX_PER_EMAIL (0: no cap) and WAITLIST_HOLD_MINUTES. */
+  waitlist: { maxPerEmail: number; holdMinutes: number };
   /**
    * "Find my booking" (/booking/find, POST /v1/find-booking): at most `perAddressPerDay` e-mails
    * to one address in 24 hours (0: no cap), and every answer sent no sooner than `answerMs` after
@@ -381,6 +387,7 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     manageCutoffHours: env.MANAGE_CUTOFF_HOURS,
     manageMaxChanges: env.MANAGE_MAX_CHANGES,
     plans: { discountPercent: env.PLAN_DISCOUNT_PERCENT, horizonWeeks: env.PLAN_HORIZON_WEEKS, confirmDaysBefore: env.PLAN_CONFIRM_DAYS_BEFORE },
+    waitlist: { maxPerEmail: env.WAITLIST_MAX_PER_EMAIL, holdMinutes: env.WAITLIST_HOLD_MINUTES },
     findBooking: { perAddressPerDay: env.FIND_BOOKING_PER_ADDRESS_PER_DAY, answerMs: env.FIND_BOOKING_ANSWER_MS },
     completion: { gstNumber: env.GST_NUMBER, reviewUrl: env.REVIEW_URL, reviewDelayHours: env.REVIEW_DELAY_HOURS },
     takingsMaxDays: env.TAKINGS_MAX_DAYS,

@@ -24,6 +24,8 @@ const HOUR = 3_600_000;
  * the ones allowed only once the appointment has started.
  */
 const MODEL: Record<string, readonly string[]> = {
+  // A waitlist offer (issue 43): its customer confirms it (not staff); staff may withdraw it.
+  offered: ['cancelled'],
   pending: ['confirmed', 'cancelled', 'no-show*'],
   confirmed: ['completed', 'cancelled', 'no-show*', 'pending'],
   completed: ['pending'],

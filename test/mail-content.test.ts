@@ -65,6 +65,7 @@ const booking = {
   cancelled_late: false,
   awaiting_email_until: null,
   lapsed_at: null,
+  offer_expires_at: null,
   source: 'online',
   created_by: null,
   price_adjustment_cents: 0,

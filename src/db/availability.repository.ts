@@ -26,8 +26,11 @@ export interface ScheduleFacts {
   busy: [string, number, number, number, string | null][];
 }
 
-/** Bookings that hold their resource (the exclusion constraint's WHERE; a no-show keeps its place like a completed job). */
-export const PLACE_HOLDING_STATUSES = ['pending', 'confirmed', 'completed', 'no-show'] as const;
+/**
+ * Bookings that hold their resource (the exclusion constraint's WHERE; a no-show keeps its place
+ * like a completed job, a waitlist offer holds it for the customer to confirm).
+ */
+export const PLACE_HOLDING_STATUSES = ['offered', 'pending', 'confirmed', 'completed', 'no-show'] as const;
 
 /**
  * The facts for [from, to), leaving out one booking (the one being moved, so it never collides
@@ -60,7 +63,7 @@ export function scheduleFactsColumns(from: number, to: number, excludeBookingId?
       (select coalesce(json_agg(json_build_array(resource_id, extract(epoch from lower(held)) * 1000, extract(epoch from upper(held)) * 1000,
           extract(epoch from ends_at) * 1000, zone_id)), '[]')
          from bookings
-         where held && ${span} and resource_id is not null and status in ('pending', 'confirmed', 'completed', 'no-show') ${exclude}) as busy`;
+         where held && ${span} and resource_id is not null and status in ('offered', 'pending', 'confirmed', 'completed', 'no-show') ${exclude}) as busy`;
 }
 
 /** The facts of a row read with scheduleFactsColumns (the held intervals' bounds come as numeric text). */

@@ -73,6 +73,20 @@ const customerLocks = (customer: CustomerIdentity) => [
   { name: sql<string | null>`'phone:' || canonical_phone(${customer.phone ?? ''})` },
 ];
 
+/** The customer's locks alone (customerLocks), for a write that counts their rows without placing a job: joining the waitlist. */
+export async function lockCustomer(trx: Db, customer: CustomerIdentity): Promise<void> {
+  await takeLocks(trx, customerLocks(customer));
+}
+
+/**
+ * The waitlist's lock of a date: whoever offers that date's freed places to its entries (the sweep
+ * of each instance, staff offering by hand) does so one at a time and in order of joining. Taken
+ * before the customer's and the placement's (createBooking's), never after them.
+ */
+export async function lockWaitlistDay(trx: Db, date: string): Promise<void> {
+  await takeLocks(trx, [{ name: `waitlist:${date}` }]);
+}
+
 /**
  * A new booking's locks, in one round trip: first its customer's (the canonical e-mail, then the
  * canonical phone), which serialises bookings by one customer (the cap of upcoming bookings, and
@@ -182,15 +196,15 @@ export async function newBookingFacts(
 
 /**
  * Whether the customer (the `customer` CTE's canonical e-mail and phone) has a booking that is
- * not cancelled and meets `also`: two probes, one of each partial index (the predicates match
+ * neither cancelled nor a waitlist offer not yet taken, and meets `also`: two probes, one of each partial index (the predicates match
  * theirs), joined by OR.
  */
 function uncancelledOf(also: RawBuilder<boolean>) {
   return sql<boolean>`(
     exists (select 1 from bookings
-      where email_canonical = customer.email and email_canonical is not null and status <> 'cancelled' and ${also})
+      where email_canonical = customer.email and email_canonical is not null and status <> 'cancelled' and status <> 'offered' and ${also})
     or exists (select 1 from bookings
-      where phone_canonical = customer.phone and phone_canonical is not null and status <> 'cancelled' and ${also}))`;
+      where phone_canonical = customer.phone and phone_canonical is not null and status <> 'cancelled' and status <> 'offered' and ${also}))`;
 }
 
 /**

@@ -39,7 +39,7 @@ export async function closuresBetween(db: Db, from: string, to: string): Promise
     .selectAll('c')
     .select(
       sql<number>`(select count(*) from bookings b
-         where b.held && c.during and b.status in ('pending', 'confirmed', 'completed', 'no-show')
+         where b.held && c.during and b.status in ('offered', 'pending', 'confirmed', 'completed', 'no-show')
            and (case when c.resource_id is not null then b.resource_id = c.resource_id
                      when c.kind is not null then b.service_type = c.kind else true end))`.as('active_bookings'),
     )

@@ -71,6 +71,8 @@ export interface BookingsTable {
   awaiting_email_until: Generated<Date | null>;
   /** When an unconfirmed booking lapsed (it is then cancelled); null otherwise. */
   lapsed_at: Generated<Date | null>;
+  /** A waitlist offer (status 'offered', migrations/038): until when the place is held for the customer to confirm; null otherwise. */
+  offer_expires_at: Generated<Date | null>;
   /** The weather day that asked the customer to choose a new time (migrations/019); kept after they have; null when never asked. */
   weather_day_id: Generated<string | null>;
   /** Until when the customer may move it online whatever the notice and the cap ("awaiting a new time"); null once moved. */
@@ -365,7 +367,29 @@ export interface Database {
   zone_travel: ZoneTravelTable;
   plans: PlansTable;
   plan_visits: PlanVisitsTable;
+  waitlist_entries: WaitlistEntriesTable;
 }
+
+/** A customer waiting for a place on a date (migrations/038), and the offer made to them. */
+export interface WaitlistEntriesTable {
+  id: Generated<string>;
+  /** YYYY-MM-DD, as text. */
+  date: string;
+  /** 'morning', 'afternoon' or 'any'. */
+  part: string;
+  /** The create-booking body without its date and time. */
+  request: ColumnType<Record<string, unknown>, string, string>;
+  email: string;
+  email_canonical: ColumnType<string | null, never, never>;
+  /** waiting, offered, booked, declined, lapsed, left or ended. */
+  status: Generated<string>;
+  booking_id: string | null;
+  ends_at: Date;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  offered_by: string | null;
+}
+export type WaitlistEntry = Selectable<WaitlistEntriesTable>;
 
 /** What a plan's own e-mail says (src/mail/plan-templates.ts), as its transaction wrote it. */
 export interface PlanMailFacts {

@@ -8,12 +8,13 @@
  * | pending              | confirmed  | Confirm         |                                            |
  * | confirmed            | completed  | Complete        |                                            |
  * | pending, confirmed   | no-show    | No-show         | the appointment has started (starts_at <= now) |
- * | pending, confirmed   | cancelled  | Cancel          | late when within MANAGE_CUTOFF_HOURS of the start |
+ * | offered, pending, confirmed | cancelled | Cancel    | late when within MANAGE_CUTOFF_HOURS of the start; an offer is withdrawn |
  * | confirmed, completed, cancelled, no-show | pending | Back to pending | |
  *
- * Every other change (a status to itself among them) is refused.
+ * An offer (a place held for a waitlist entry, issue 43) becomes pending only when its customer
+ * confirms it; staff may withdraw it. Every other change (a status to itself among them) is refused.
  */
-export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'no-show', 'cancelled'] as const;
+export const BOOKING_STATUSES = ['offered', 'pending', 'confirmed', 'completed', 'no-show', 'cancelled'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 export function isBookingStatus(value: string): value is BookingStatus {
@@ -34,7 +35,7 @@ export const STATUS_ACTIONS: readonly StatusAction[] = [
   { to: 'confirmed', label: 'Confirm', from: ['pending'] },
   { to: 'completed', label: 'Complete', from: ['confirmed'] },
   { to: 'no-show', label: 'No-show', from: ['pending', 'confirmed'], when: 'started' },
-  { to: 'cancelled', label: 'Cancel', from: ['pending', 'confirmed'] },
+  { to: 'cancelled', label: 'Cancel', from: ['offered', 'pending', 'confirmed'] },
   { to: 'pending', label: 'Back to pending', from: ['confirmed', 'completed', 'cancelled', 'no-show'] },
 ];
 
@@ -81,7 +82,8 @@ export const STATUS_MESSAGES = {
 } as const;
 
 /**
- * A booking holds its place on its van or bay unless it is cancelled: pending and confirmed ones,
+ * A booking holds its place on its van or bay unless it is cancelled: a waitlist offer (held for
+ * the customer to confirm), pending and confirmed ones,
  * completed ones, which did take the van, and no-shows, whose time has come (a no-show is marked
  * only once the appointment has started) and which keep their place like a completed job, so that
  * marking one never opens a slot in the past or reshuffles the day (the capacity check,

@@ -4,7 +4,7 @@
  */
 
 /** Why a booking cannot be changed online: its status, or the notice the Terms ask for. */
-export type ManageLock = 'cancelled' | 'completed' | 'cutoff';
+export type ManageLock = 'cancelled' | 'completed' | 'cutoff' | 'offered';
 
 /**
  * Only an upcoming (pending or confirmed) booking can be cancelled or moved, and only until
@@ -12,6 +12,8 @@ export type ManageLock = 'cancelled' | 'completed' | 'cutoff';
  */
 export function manageLock(status: string, msUntilStart: number, cutoffHours: number): ManageLock | null {
   if (status === 'cancelled') return 'cancelled';
+  // A waitlist offer (issue 43) is confirmed or declined, not changed: nothing is booked yet.
+  if (status === 'offered') return 'offered';
   if (status !== 'pending' && status !== 'confirmed') return 'completed';
   return msUntilStart < cutoffHours * 3_600_000 ? 'cutoff' : null;
 }
@@ -28,6 +30,7 @@ export const MANAGE_MESSAGES = {
     cancelled: 'This booking is cancelled, so there is nothing to change.',
     completed: 'This booking is completed, so there is nothing to change.',
     cutoff: 'This booking is too close to its appointment to change online.',
+    offered: 'This time is offered to you from the waitlist: confirm it or say no thanks first.',
   } satisfies Record<ManageLock, string>,
 } as const;
 

@@ -40,6 +40,8 @@ export type BookingMailEvent = (
   | { type: 'changed'; changes: readonly BookingFieldChange[]; notify: boolean; retimeReminder: boolean }
   /** A weather day (issue 21): the apology with the manage link to choose a new time; no invitation (nothing moved yet). */
   | { type: 'weather' }
+  /** A waitlist offer (issue 43): the place held for the customer to confirm; no invitation (nothing is booked until they do). */
+  | { type: 'offered' }
 ) & {
   bookingId: string;
   /** The booking as this transaction just wrote it, when the caller has it (saves a read). */
@@ -102,6 +104,8 @@ function planFor(event: BookingMailEvent, booking: Booking, context: MailContext
         return [event.notify ? { kind: 'booking-changed', method: 'REQUEST' } : undefined, event.retimeReminder ? reminder(booking, context) : undefined, event.retimeReminder ? planCheck(booking, context) : undefined];
       case 'weather':
         return [{ kind: 'booking-weather' }];
+      case 'offered':
+        return [{ kind: 'waitlist-offer' }];
       case 'completed':
         return [];
     }
@@ -258,6 +262,7 @@ const CUSTOMER_KINDS = new Set<string>([
   'booking-reminder',
   'booking-weather',
   'plan-visit-check',
+  'waitlist-offer',
 ] satisfies CustomerMessageKind[]);
 
 const isCustomerKind = (kind: string): kind is CustomerMessageKind => CUSTOMER_KINDS.has(kind);

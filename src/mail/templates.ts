@@ -4,6 +4,7 @@ import { appointmentText, aucklandDate, aucklandTime, dayText } from '../domain/
 import { WEATHER_EMAIL_ACTION, weatherEmailParagraphs } from '../domain/weather-day.ts';
 import { awaitingConfirmationText, CONFIRM_BOOKING_LABEL } from '../domain/manage-rules.ts';
 import { FIND_BOOKING_PATH } from '../domain/site-paths.ts';
+import { WAITLIST_MESSAGES } from '../domain/waitlist.ts';
 import { quoteLines, whenForPeople, whereForPeople } from './booking-facts.ts';
 import { packageForPeople, vehicleForPeople } from '../domain/catalogue.ts';
 import type { MailContext } from './mail-context.ts';
@@ -19,7 +20,9 @@ export type CustomerMessageKind =
   | 'booking-reminder'
   | 'booking-weather'
   /** Issue 43: before a plan's visit, "keep it, move it or skip it". */
-  | 'plan-visit-check';
+  | 'plan-visit-check'
+  /** Issue 43: a place that opened up, held for a waitlist entry until the customer confirms it. */
+  | 'waitlist-offer';
 
 interface Message<K extends string> {
   kind: K;
@@ -63,6 +66,7 @@ const SUBJECTS: Record<CustomerMessageKind, (reference: string, name: string) =>
   'booking-reminder': (ref, name) => `Reminder: your valet ${ref} – ${name}`,
   'booking-weather': (ref, name) => `Weather: please choose a new time for ${ref} – ${name}`,
   'plan-visit-check': (ref, name) => `Your next valet ${ref}: keep it, move it or skip it – ${name}`,
+  'waitlist-offer': (_ref, name) => `A time opened up for you – ${name}`,
 };
 
 /** The subject of an e-mail about a booking: written when it is queued (the staff list shows it), its bodies when it is sent. */
@@ -135,6 +139,18 @@ function intro(kind: CustomerMessageKind, booking: Booking): { heading: string; 
           `Your regular plan's next visit, ${booking.reference}, is on ${when}. Keep it, move it or skip it: open "${PLAN_CHECK_ACTION}" below. Keeping it is one press.`,
         ],
       };
+    case 'waitlist-offer': {
+      // Issue 43: the place is held until offer_expires_at, in Auckland's time.
+      const until = booking.offer_expires_at ? appointmentText(aucklandDate(booking.offer_expires_at), aucklandTime(booking.offer_expires_at)) : '';
+      return {
+        heading: WAITLIST_MESSAGES.offerHeading,
+        paragraphs: [
+          hello,
+          `A time opened up on the day you asked for: ${when}. It is yours if you confirm it by ${until}; after that it goes to the next person waiting.`,
+          `To take it, open "${WAITLIST_OFFER_ACTION}" below and press "Confirm". If you cannot make it, press "No thanks" there so the next person can have it.`,
+        ],
+      };
+    }
     case 'booking-reminder':
       return { heading: `See you soon: ${when}`, paragraphs: [hello, `A reminder of your booking ${booking.reference} on ${when}.`] };
     case 'booking-weather':
@@ -167,12 +183,16 @@ export function customerMessage(kind: CustomerMessageKind, booking: Booking, con
                     ? WEATHER_EMAIL_ACTION
                     : kind === 'plan-visit-check'
                       ? PLAN_CHECK_ACTION
-                      : 'Manage your booking',
+                      : kind === 'waitlist-offer'
+                        ? WAITLIST_OFFER_ACTION
+                        : 'Manage your booking',
               href: manageLink,
               note:
                 kind === 'booking-weather'
                   ? `Move it online to any free time until ${weatherDeadlineText(booking)}.`
-                  : `Cancel or move it online until ${context.manageCutoffHours} hours before.`,
+                  : kind === 'waitlist-offer'
+                    ? 'Nothing is booked until you confirm.'
+                    : `Cancel or move it online until ${context.manageCutoffHours} hours before.`,
             },
           }
         : {}),
@@ -186,6 +206,9 @@ function weatherDeadlineText(booking: Booking): string {
   const until = booking.weather_move_until;
   return until ? appointmentText(aucklandDate(until), aucklandTime(until)) : '';
 }
+
+/** The button of a waitlist offer's e-mail (issue 43). */
+export const WAITLIST_OFFER_ACTION = 'Confirm or decline this time';
 
 /** The button of a plan's "keep it, move it or skip it" e-mail (issue 43). */
 export const PLAN_CHECK_ACTION = 'Keep, move or skip this visit';

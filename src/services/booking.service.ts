@@ -28,6 +28,7 @@ import { AppError, conflict, validationFailed } from '../errors.ts';
 import { newBookingReference } from './booking-reference.ts';
 import { newManageLink } from '../db/manage-link.repository.ts';
 import { lapseUnconfirmed } from '../db/email-confirmation.repository.ts';
+import { leaveOnBooking } from '../db/waitlist.repository.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 
@@ -69,6 +70,13 @@ export interface BookingOptions {
    * booking may have been taken by staff for a customer without one).
    */
   plan?: { status: 'pending' | 'confirmed'; discountPercent: number };
+  /**
+   * A place offered to a waitlist entry (issue 43): booked in status 'offered', holding its place
+   * until `expiresAt` for the customer to confirm, with the "a time opened up" e-mail instead of
+   * the confirmation (which their confirmation sends). Not braked (the customer asked for nothing
+   * just now) but held to the cap of upcoming bookings like any online booking.
+   */
+  offer?: { expiresAt: Date };
 }
 
 export interface StaffBookingExtras {
@@ -124,7 +132,8 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
   return inTransaction(db, async (trx) => {
     // Locks in one order (address, the brake when it applies, then the kind's day) so two
     // bookings cannot deadlock.
-    const braked = source === 'online' && (options.onlineNewBookingsPerHour ?? 0) > 0;
+    const offer = options.offer;
+    const braked = source === 'online' && !offer && (options.onlineNewBookingsPerHour ?? 0) > 0;
     // The customer is the canonical e-mail and phone (migrations/013): `bob+1@x.com` and
     // `B.o.b@googlemail.com` are the customers `bob@x.com` and `bob@gmail.com`.
     const customerIdentity = { email: input.email, phone: input.phone };
@@ -174,7 +183,8 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       discount_percent: quote.discount?.percent ?? null,
       new_customer: newCustomer,
       ...(plan ? { source: 'plan', status: plan.status } : {}),
-      ...(!staff && newCustomer && options.emailConfirmation?.required
+      ...(offer ? { status: 'offered', offer_expires_at: offer.expiresAt } : {}),
+      ...(!staff && !offer && newCustomer && options.emailConfirmation?.required
         ? { awaiting_email_until: new Date(options.now.getTime() + options.emailConfirmation.withinMs) }
         : {}),
       ...(staff
@@ -195,8 +205,11 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     for (let attempt = 1; attempt <= REFERENCE_ATTEMPTS; attempt++) {
       const stored = await insertBookingUnlessReferenceTaken(trx, { ...booking, ...identity, reference: newReference() });
       if (stored) {
-        // The confirmation, the staff notification and the reminder are written with the booking.
-        await queueBookingMail(trx, { type: 'created', bookingId: stored.id, booking: stored }, options.mail);
+        // The confirmation, the staff notification and the reminder are written with the booking
+        // (for an offer, the offer's e-mail: the rest when the customer confirms it).
+        await queueBookingMail(trx, { type: offer ? 'offered' : 'created', bookingId: stored.id, booking: stored }, options.mail);
+        // A customer who books a date another way leaves that date's waitlist.
+        if (!offer) await leaveOnBooking(trx, stored.email, stored.date);
         return stored;
       }
     }

@@ -27,6 +27,7 @@ import { queueBookingMail } from '../mail/booking-mail.ts';
 import { recordCompletion } from './completion-record.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { decodeCursorObject, encodeCursor, invalidCursor, isTimestampText, isUuid } from './paging-cursor.ts';
+import { setEntryStatusOfBooking } from '../db/waitlist.repository.ts';
 
 export interface BookingPage {
   bookings: Booking[];
@@ -144,7 +145,10 @@ export async function changeBookingStatus(db: Kysely<Database>, change: StatusCh
       changed_by: change.by,
       ...(late ? { note: STATUS_MESSAGES.lateCancellation } : {}),
     });
-    if (change.to === 'confirmed' || change.to === 'cancelled') await queueBookingMail(trx, { type: change.to, bookingId: change.id, booking: updated, by: 'staff' }, mail);
+    // A waitlist offer withdrawn (issue 43): nothing was booked, so no cancellation e-mail; its entry ends.
+    const withdrawn = current.status === 'offered';
+    if (withdrawn) await setEntryStatusOfBooking(trx, change.id, 'offered', 'withdrawn');
+    if (change.to === 'confirmed' || (change.to === 'cancelled' && !withdrawn)) await queueBookingMail(trx, { type: change.to, bookingId: change.id, booking: updated, by: 'staff' }, mail);
     // Completed through the status alone: the total, unpaid, with its receipt (issue 21; POST
     // /v1/bookings/{id}/completion records another amount or the payment).
     if (change.to === 'completed') await recordCompletion(trx, updated, { by: change.by }, mail);

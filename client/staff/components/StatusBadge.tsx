@@ -1,4 +1,4 @@
-/** The coloured status badge: pending yellow, confirmed green, completed blue, no-show orange, cancelled red (marked late when within the notice period), anything else grey. */
+/** The coloured status badge: offered purple, pending yellow, confirmed green, completed blue, no-show orange, cancelled red (marked late when within the notice period), anything else grey. */
 import { isBookingStatus } from '#domain/booking-status.ts';
 import './StatusBadge.css';
 

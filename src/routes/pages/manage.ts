@@ -47,6 +47,8 @@ import { findPlanOfBooking, findVisitOfBooking } from '../../db/plans.repository
 import { managePath, planPath } from '../../domain/manage-link.ts';
 import { PLAN_MESSAGES, intervalText, isPlanStatus } from '../../domain/plans.ts';
 import { keepVisit, skipVisit, startPlan } from '../../services/plans.service.ts';
+import { confirmOffer, declineOffer } from '../../services/waitlist.service.ts';
+import { WAITLIST_MESSAGES } from '../../domain/waitlist.ts';
 import { MANAGE_PAGE_PATH } from '#client/routes.ts';
 import type { ManagedBooking, ManageMove, ManagePlan, ManageState, ManageView } from '#client/page-state.ts';
 import planPages, { planIntervalChoices } from './plan.ts';
@@ -59,6 +61,7 @@ const Confirm = Type.Optional(Type.Literal('yes'));
 const DateText = Type.String({ maxLength: 20 });
 
 const CancelForm = Type.Object({ version: Version, confirm: Confirm }, { additionalProperties: false });
+const OfferForm = Type.Object({ version: Version, answer: Type.Union([Type.Literal('yes'), Type.Literal('no')]) }, { additionalProperties: false });
 const PlanForm = Type.Object({ intervalWeeks: Type.String({ maxLength: 3 }) }, { additionalProperties: false });
 const KeepForm = Type.Object({ version: Type.Optional(Version) }, { additionalProperties: false });
 const MoveForm = Type.Object({ version: Version, date: Type.Optional(DateText), time: Type.Optional(Type.String({ maxLength: 10 })), confirm: Confirm }, { additionalProperties: false });
@@ -69,6 +72,8 @@ const DONE = {
   confirmed: MANAGE_MESSAGES.emailConfirmed,
   kept: PLAN_MESSAGES.kept,
   skipped: PLAN_MESSAGES.skipped,
+  taken: WAITLIST_MESSAGES.confirmed,
+  declined: WAITLIST_MESSAGES.declined,
 } as const;
 
 /** Pending or confirmed: a booking whose page opens (its appointment is to come) and that is still to happen. */
@@ -140,6 +145,10 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       plan,
       // Waiting for the customer's own confirmation (BOOKING_CONFIRMATION=email), it may yet lapse: a plan is offered once it is held.
       planIntervals: plan === null && isUpcoming(booking) && booking.awaiting_email_until === null ? planIntervalChoices() : null,
+      offer:
+        booking.status === 'offered' && booking.offer_expires_at && booking.offer_expires_at.getTime() > app.now().getTime()
+          ? { until: appointmentText(aucklandDate(booking.offer_expires_at), aucklandTime(booking.offer_expires_at)) }
+          : null,
     };
   }
 
@@ -197,7 +206,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         (done === 'moved' && booking.status !== 'cancelled') ||
         (done === 'confirmed' && booking.status === 'pending' && booking.awaiting_email_until === null) ||
         (done === 'kept' && visit?.kept_at != null) ||
-        (done === 'skipped' && visit?.state === 'skipped')
+        (done === 'skipped' && visit?.state === 'skipped') ||
+        (done === 'taken' && booking.status !== 'offered' && booking.status !== 'cancelled') ||
+        (done === 'declined' && booking.status === 'cancelled')
           ? DONE[done]
           : null;
       return render(reply, 200, await stateOf(token, booking, 'overview', { notice }));
@@ -263,6 +274,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       try {
         const booking = await cancelByCustomer(app.db, token, version, options());
         request.log.info({ bookingId: booking.id }, 'booking cancelled by the customer');
+        await app.offerFreedPlaces([booking.date]);
         return reply.redirect(`${managePath(token)}?done=cancelled`, 303);
       } catch (caught) {
         return refused(reply, token, caught, 'cancel', (current) => current.status === 'cancelled');
@@ -322,6 +334,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       try {
         const moved = await moveByCustomer(app.db, token, version, { date, time }, options());
         request.log.info({ bookingId: moved.id, date: moved.date }, 'booking moved by the customer');
+        // The place it left may be someone's on the waitlist.
+        await app.offerFreedPlaces([booking.date]);
         return reply.redirect(`${managePath(token)}?done=moved`, 303);
       } catch (caught) {
         return refused(
@@ -332,6 +346,33 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           (current) => current.date === date && current.time === time && current.version !== version,
           async () => moveState(booking, date, '', await slotsOn(booking, date, [])),
         );
+      }
+    },
+  );
+
+  // A place offered from the waitlist (issue 43): "Confirm" takes it, "No thanks" lets the next person have it.
+  app.post(
+    '/booking/manage/:token/offer',
+    { config: { limit: 'manage', public: true }, schema: { hide: true, params: TokenParams, body: OfferForm } },
+    async (request, reply) => {
+      const { token } = request.params;
+      const take = request.body.answer === 'yes';
+      try {
+        const booking = take
+          ? await confirmOffer(app.db, token, Number(request.body.version), app.waitlistOptions())
+          : await declineOffer(app.db, token, Number(request.body.version), app.waitlistOptions());
+        request.log.info({ bookingId: booking.id }, take ? 'waitlist offer taken' : 'waitlist offer declined');
+        if (!take) await app.offerFreedPlaces([booking.date]);
+        return reply.redirect(`${managePath(token)}?done=${take ? 'taken' : 'declined'}`, 303);
+      } catch (caught) {
+        const error = formError(caught);
+        if (!error) throw caught;
+        const current = await findManagedBooking(app.db, token, app.now());
+        if (!current || error.statusCode === 404) return notFoundPage(reply);
+        // A second press (or a reload) after it worked: where the first one went.
+        if (take && current.status === 'pending' && error.statusCode === 409) return reply.redirect(`${managePath(token)}?done=taken`, 303);
+        if (!take && current.status === 'cancelled' && error.statusCode === 409) return reply.redirect(`${managePath(token)}?done=declined`, 303);
+        return render(reply, error.statusCode, await stateOf(token, current, 'overview', { error: error.message }));
       }
     },
   );

@@ -15,6 +15,7 @@ import logout from './auth/logout.ts';
 import quote from './quote.ts';
 import serviceArea from './service-area.ts';
 import staffRoutes from './staff/index.ts';
+import waitlist from './waitlist.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -36,6 +37,7 @@ const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(createBooking);
   await app.register(quote);
   await app.register(serviceArea);
+  await app.register(waitlist);
   await app.register(login);
   await app.register(logout);
   await app.register(staffRoutes);

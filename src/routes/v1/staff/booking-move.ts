@@ -40,6 +40,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           { now: app.now(), mail: app.mail },
         );
         request.log.info({ bookingId: moved.booking.id, date, time, resourceId: moved.booking.resource_id }, 'booking moved by staff');
+        // The place it left may be someone's on the waitlist (issue 43).
+        const left = moved.history.at(-1)?.from_date;
+        if (left) await app.offerFreedPlaces([left]);
         return moved;
       });
     },

@@ -30,6 +30,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const result = await releaseBookings(app.db, { ids: request.body.ids, reason: request.body.reason, by: request.staff?.name ?? 'Staff' });
       request.log.info({ released: result.released.map((b) => b.id), skipped: result.skipped.length }, 'bookings released as spam');
+      // The places released go to the dates' waitlists (issue 43).
+      if (result.released.length > 0) await app.offerFreedPlaces([...new Set(result.released.map((booking) => booking.date))]);
       return { released: result.released.map(toBookingDto), skipped: result.skipped };
     },
   );

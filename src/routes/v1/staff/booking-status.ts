@@ -36,6 +36,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           app.mail,
         );
         request.log.info({ bookingId: changed.booking.id, from: changed.history.at(-1)?.from_status, to: changed.booking.status }, 'booking status changed');
+        // A cancellation frees its place for the date's waitlist (issue 43).
+        if (changed.booking.status === 'cancelled') await app.offerFreedPlaces([changed.booking.date]);
         return changed;
       }),
   );
