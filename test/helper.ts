@@ -3,12 +3,14 @@
  * database of its own on the PostgreSQL server named by TEST_DATABASE_URL (or DATABASE_URL).
  */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import argon2 from 'argon2';
 import pg from 'pg';
 import type { DestinationStream } from 'pino';
 import type { Test } from 'tap';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
+import { ROOT_DIR } from '../src/paths.ts';
 import { testNow } from './support/payloads.ts';
 import { pgliteSnapshot } from './support/pglite-snapshot.ts';
 import { migratedTemplate } from './support/server-template.ts';
@@ -42,8 +44,20 @@ const chosenBackends: Backend[] = (() => {
   return given as Backend[];
 })();
 
+/**
+ * TEST_PGLITE_TOO: test files (paths from the project root, separated by spaces or commas) that
+ * run on PGlite as well as on the backends chosen, in the same process, one after the other. CI
+ * runs the whole suite on the PostgreSQL server and, this way, the files about what the database
+ * itself guarantees on the embedded one too, in one pass rather than a second one.
+ */
+const pgliteToo = (() => {
+  const listed = (process.env.TEST_PGLITE_TOO ?? '').split(/[\s,]+/).filter(Boolean);
+  const file = process.argv[1] ? path.relative(ROOT_DIR, path.resolve(process.argv[1])) : '';
+  return listed.includes(file) && !chosenBackends.includes('pglite');
+})();
+
 export function backends(): Backend[] {
-  return chosenBackends;
+  return pgliteToo ? [...chosenBackends, 'pglite'] : chosenBackends;
 }
 
 /** Runs `fn` once per backend, each as its own subtest named after the backend. */
