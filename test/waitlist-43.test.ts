@@ -191,6 +191,21 @@ forEachBackend(t, async (t, backend) => {
     t.same(await mailKinds(offer.id), ['waitlist-offer'], 'no cancellation e-mail for an offer withdrawn');
   });
 
+  t.test("a customer's export lists their waitlist entries, and erasing them deletes the entries", async (t) => {
+    n += 1;
+    await book(nextWeekday(1, 30 + n), 'private');
+    t.equal((await join(nextWeekday(2, 30 + n), 'private', 'afternoon')).statusCode, 201);
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) => app.inject({ method, url, headers: { cookie: staff }, ...(payload ? { payload } : {}) });
+    const customer = (await call('GET', `/v1/customers?q=${encodeURIComponent(email('private'))}`)).json().data[0];
+    const exported = (await call('GET', `/v1/customers/${customer.id}/export`)).json();
+    t.match(exported.waitlistEntries, [{ part: 'afternoon', status: 'waiting', request: { email: email('private') } }]);
+    t.match((await call('GET', `/v1/customers/${customer.id}/export?format=csv`)).body, /waitlist,.*waiting for .* \(afternoon\)/);
+    const erased = await call('POST', `/v1/customers/${customer.id}/erasure`, { confirmation: 'ERASE' });
+    t.equal(erased.statusCode, 200, erased.body);
+    t.equal(erased.json().erased.waitlist_entries, 1);
+    t.same(await app.db.selectFrom('waitlist_entries').select('id').where('email', '=', email('private')).execute(), [], 'no entry left');
+  });
+
   t.test('the database refuses an offer without its hold, and a hold on any other status', async (t) => {
     const id = await book(nextWeekday(5, 40), 'checks');
     await t.rejects(sql`UPDATE bookings SET status = 'offered' WHERE id = ${id}`.execute(app.db), { message: /bookings_offer_held_until/ });

@@ -100,6 +100,7 @@ export const ErasureResultSchema = Type.Object(
       contact_messages: erasedRows('Contact messages whose name, e-mail, phone and text were replaced'),
       outbox_emails: erasedRows('E-mails whose recipient, subject, bodies and invitation were erased (one still queued is never sent)'),
       idempotency_keys: erasedRows('Stored answers to repeated requests that named them, deleted'),
+      waitlist_entries: erasedRows('Their waitlist entries (issue 43), deleted'),
     }),
   },
   { description: 'What was erased, by table: rows changed' },
@@ -139,6 +140,16 @@ export const CustomerExportSchema = Type.Object(
     bookings: Type.Array(ExportBookingSchema, { description: 'Every booking with its history, internal notes and payment, the latest appointment first' }),
     contactMessages: Type.Array(ContactMessageSchema),
     emails: Type.Array(ExportEmailSchema, { description: 'E-mails sent (or to be sent) to their address, with their status, newest first' }),
+    waitlistEntries: Type.Array(
+      Type.Object({
+        date: Type.String({ format: 'date' }),
+        part: Type.String({ description: 'any, morning or afternoon' }),
+        status: Type.String({ description: 'waiting, offered, booked, declined, lapsed, withdrawn, left or ended' }),
+        createdAt: Type.String({ format: 'date-time' }),
+        request: Type.Record(Type.String(), Type.Unknown(), { description: 'The booking they asked for, as they sent it (without a time)' }),
+      }),
+      { description: 'Their waitlist entries (issue 43), newest first' },
+    ),
   },
   { description: 'Everything held about one customer (Privacy Act principle 6)' },
 );

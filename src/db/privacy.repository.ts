@@ -5,7 +5,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { ERASED, noErasures, type ErasureCounts } from '../domain/privacy.ts';
-import type { Booking, BookingNote, BookingPayment, BookingStatusChange, ContactMessage, Database, OutboxEmail } from './database.ts';
+import type { Booking, BookingNote, BookingPayment, BookingStatusChange, ContactMessage, Database, OutboxEmail, WaitlistEntry } from './database.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -50,11 +50,14 @@ export interface HeldBooking {
   payment: BookingPayment | null;
 }
 
-/** Everything held about the records of a scope: bookings with history, notes and payment; messages; e-mails to the recipients. */
-export async function heldRecords(db: Db, scope: ErasureScope): Promise<{ bookings: HeldBooking[]; messages: ContactMessage[]; emails: OutboxEmail[] }> {
+/** Everything held about the records of a scope: bookings with history, notes and payment; messages; e-mails to the recipients; their waitlist entries. */
+export async function heldRecords(
+  db: Db,
+  scope: ErasureScope,
+): Promise<{ bookings: HeldBooking[]; messages: ContactMessage[]; emails: OutboxEmail[]; waitlist: WaitlistEntry[] }> {
   const ids = scope.bookingIds;
   const none = ids.length === 0;
-  const [bookings, history, notes, payments, messages, emails] = await Promise.all([
+  const [bookings, history, notes, payments, messages, emails, waitlist] = await Promise.all([
     none ? [] : db.selectFrom('bookings').selectAll().where('id', 'in', ids).orderBy('starts_at', 'desc').orderBy('id', 'desc').execute(),
     none ? [] : db.selectFrom('booking_status_changes').selectAll().where('booking_id', 'in', ids).orderBy('changed_at').orderBy('id').execute(),
     none ? [] : db.selectFrom('booking_notes').selectAll().where('booking_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
@@ -63,6 +66,9 @@ export async function heldRecords(db: Db, scope: ErasureScope): Promise<{ bookin
     scope.recipients.length === 0
       ? []
       : db.selectFrom('outbox_emails').selectAll().where(sql<string>`lower(btrim(to_address))`, 'in', scope.recipients).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+    scope.recipients.length === 0
+      ? []
+      : db.selectFrom('waitlist_entries').selectAll().where(sql<string>`lower(btrim(email))`, 'in', scope.recipients).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
   ]);
   return {
     bookings: bookings.map((booking) => ({
@@ -73,6 +79,7 @@ export async function heldRecords(db: Db, scope: ErasureScope): Promise<{ bookin
     })),
     messages,
     emails,
+    waitlist,
   };
 }
 
@@ -83,8 +90,9 @@ const count = (result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }[]) =
  * Replaces every personal detail the scope's records hold, in the caller's transaction: the
  * bookings' contact details, address, landmark and notes (and their manage links, which stop
  * working), the history's notes and personal changes, the internal notes, the contact messages,
- * the e-mails (recipients, subjects, bodies, invitations, snapshots; one still queued is never sent), and the
- * stored idempotent answers that name them (deleted: they are only a replay cache).
+ * the e-mails (recipients, subjects, bodies, invitations, snapshots; one still queued is never sent), the
+ * stored idempotent answers that name them (deleted: they are only a replay cache), and their waitlist
+ * entries (deleted: a request to be told of a free time, issue 43).
  */
 export async function erasePersonalData(trx: Transaction<Database>, scope: ErasureScope, erasedAt: Date, personalLabels: PersonalChangeLabels): Promise<ErasureCounts> {
   const counts = noErasures();
@@ -179,6 +187,17 @@ export async function erasePersonalData(trx: Transaction<Database>, scope: Erasu
         .where(sql<boolean>`EXISTS (SELECT 1 FROM unnest(${needles}::text[]) AS n WHERE strpos(lower(response_body::text), n) > 0)`)
         .execute(),
     );
+  }
+
+  // Waitlist entries (issue 43) are requests, not records of business: the customer's own, those
+  // whose offer was one of their bookings, and (retention) those whose date is long past, go.
+  const entryReach = [
+    ...(recipients.length > 0 ? [sql<boolean>`lower(btrim(email)) = ANY(${recipients}::text[])`] : []),
+    ...(bookingIds.length > 0 ? [sql<boolean>`booking_id = ANY(${bookingIds}::uuid[])`] : []),
+    ...(scope.unlinkedBefore ? [sql<boolean>`ends_at < ${scope.unlinkedBefore}`] : []),
+  ];
+  if (entryReach.length > 0) {
+    counts.waitlist_entries = count(await trx.deleteFrom('waitlist_entries').where(sql<boolean>`(${sql.join(entryReach, sql` OR `)})`).execute());
   }
 
   // Last: the bookings' own details, and with them the customer's row (its triggers, migrations/022).

@@ -32,7 +32,7 @@ export function confirmsErasure(typed: string, name: string): boolean {
 }
 
 /** The tables an erasure changes, in the order the answer and the log list them. */
-export const ERASURE_TABLES = ['bookings', 'booking_status_changes', 'booking_notes', 'contact_messages', 'outbox_emails', 'idempotency_keys'] as const;
+export const ERASURE_TABLES = ['bookings', 'booking_status_changes', 'booking_notes', 'contact_messages', 'outbox_emails', 'idempotency_keys', 'waitlist_entries'] as const;
 export type ErasureTable = (typeof ERASURE_TABLES)[number];
 export type ErasureCounts = Record<ErasureTable, number>;
 

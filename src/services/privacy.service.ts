@@ -43,6 +43,7 @@ export interface CustomerExport {
   messages: Awaited<ReturnType<typeof heldRecords>>['messages'];
   /** The e-mails to them, each with its bodies: as stored, or composed from its snapshot when still queued (issue 24). */
   emails: ReturnType<typeof composeQueued<Awaited<ReturnType<typeof heldRecords>>['emails'][number]>>[];
+  waitlist: Awaited<ReturnType<typeof heldRecords>>['waitlist'];
 }
 
 async function customerOrNotFound(db: Kysely<Database>, id: string, now: Date): Promise<CustomerListRow> {

@@ -47,12 +47,13 @@ function toExportDto(held: CustomerExport, now: Date): CustomerExportDto {
       createdAt: e.created_at.toISOString(),
       sentAt: e.sent_at?.toISOString() ?? null,
     })),
+    waitlistEntries: held.waitlist.map((w) => ({ date: w.date, part: w.part, status: w.status, createdAt: w.created_at.toISOString(), request: w.request })),
   };
 }
 
 const CSV_COLUMNS = ['Record', 'Reference', 'When', 'Status', 'Name', 'Email', 'Phone', 'Address', 'Details'];
 
-/** The export as one CSV table: a row per booking, history line, note, message and e-mail. */
+/** The export as one CSV table: a row per booking, history line, note, message, e-mail and waitlist entry. */
 function toCsv(dto: CustomerExportDto): string {
   const rows: (string | number)[][] = [];
   for (const { booking: b, history, notes, payment } of dto.bookings) {
@@ -67,6 +68,7 @@ function toCsv(dto: CustomerExportDto): string {
   }
   for (const m of dto.contactMessages) rows.push(['message', '', m.createdAt, m.read ? 'read' : 'unread', m.name, m.email, m.phone, '', m.message]);
   for (const e of dto.emails) rows.push(['email', '', e.createdAt, e.status, e.to, '', '', '', `${e.kind}: ${e.subject}`]);
+  for (const w of dto.waitlistEntries) rows.push(['waitlist', '', w.createdAt, w.status, String(w.request.name ?? ''), String(w.request.email ?? ''), String(w.request.phone ?? ''), '', `waiting for ${w.date} (${w.part})`]);
   return stringify(rows.map((r) => r.map(neutraliseFormula)), { header: true, columns: CSV_COLUMNS, bom: true });
 }
 
