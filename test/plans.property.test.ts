@@ -15,6 +15,16 @@
  *     e-mail) within two days of its due date, and no booking is two visits;
  * (d) a skipped visit's booking is cancelled, and a stopped plan holds no upcoming place but the
  *     booking it was made from.
+ *
+ * The waitlist's steps are mixed in: customers joining a date's list (any time, morning or
+ * afternoon), staff cancelling bookings (which offers the place at once), customers confirming or
+ * declining the offers, and the days passing (which lapses the offers unanswered). After each step
+ * also:
+ *
+ * (e) every offered booking is its entry's offer and every entry offered holds one, an entry is
+ *     offered one place at most, and the place offered fits the entry's job: its date, its part
+ *     of the day, its kind and its minutes;
+ * (f) a confirmed offer is a pending booking of the entry's customer, its entry booked.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -24,6 +34,11 @@ import { addDaysToDay, todayInAuckland } from '../src/domain/booking-dates.ts';
 import { NEAR_DAY_OFFSETS, PLAN_INTERVALS, closestStarts, nearestStarts, planVisitDates, type Start } from '../src/domain/plans.ts';
 import { changeInterval, horizonOf, pausePlan, resumePlan, skipVisit, startPlan, stopPlan } from '../src/services/plans.service.ts';
 import { visitsOf } from '../src/db/plans.repository.ts';
+import { manageLinkFor } from '../src/db/manage-link.repository.ts';
+import { emptyBooking, jobOf, type BookingInput } from '../src/domain/booking-rules.ts';
+import { jobLines, linesMinutes } from '../src/domain/job.ts';
+import { startInPart, WAITLIST_PARTS } from '../src/domain/waitlist.ts';
+import { confirmOffer, declineOffer } from '../src/services/waitlist.service.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
 import { originalClientPayload, testNow } from './support/payloads.ts';
 
@@ -97,7 +112,11 @@ type Step =
   | { type: 'skip'; plan: number; visit: number }
   | { type: 'pause' | 'resume' | 'stop'; plan: number }
   | { type: 'interval'; plan: number; weeks: number }
-  | { type: 'days'; days: number };
+  | { type: 'days'; days: number }
+  /** Issue 43's waitlist: a new customer waits for a date; staff cancel a booking; a customer answers an offer. */
+  | { type: 'wait'; day: number; part: (typeof WAITLIST_PARTS)[number]; quick: boolean }
+  | { type: 'cancel'; pick: number }
+  | { type: 'answer'; pick: number; yes: boolean };
 
 const planStep = fc.record({ type: fc.constant('plan' as const), day: fc.integer({ min: 1, max: 20 }), hour: fc.integer({ min: 7, max: 16 }), weeks: fc.constantFrom(...PLAN_INTERVALS), quick: fc.boolean() });
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -109,6 +128,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ type: fc.constantFrom('pause' as const, 'resume' as const, 'stop' as const), plan: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('interval' as const), plan: fc.nat(), weeks: fc.constantFrom(...PLAN_INTERVALS) }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('days' as const), days: fc.integer({ min: 1, max: 15 }) }) },
+  { weight: 4, arbitrary: fc.record({ type: fc.constant('wait' as const), day: fc.integer({ min: 1, max: 20 }), part: fc.constantFrom(...WAITLIST_PARTS), quick: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ type: fc.constant('cancel' as const), pick: fc.nat() }) },
+  { weight: 3, arbitrary: fc.record({ type: fc.constant('answer' as const), pick: fc.nat(), yes: fc.boolean() }) },
 );
 
 /** The status code of a refusal, or 0 when it was done. */
@@ -144,11 +166,40 @@ forEachBackend(t, async (t, backend) => {
     assert.ok(res.statusCode === 201 || res.json().errors?.[0]?.message === 'This date is already closed', res.body);
   }
 
+  /** (e) and (f): each offer is its entry's, fits its job, and a confirmed one is the customer's pending booking. */
+  async function checkWaitlist(): Promise<void> {
+    const entries = await app.db.selectFrom('waitlist_entries').selectAll().execute();
+    const offered = await app.db.selectFrom('bookings').selectAll().where('status', '=', 'offered').execute();
+    for (const booking of offered) {
+      const entry = entries.find((e) => e.booking_id === booking.id);
+      assert.ok(entry, 'an offered booking is an entry\'s offer');
+      assert.equal(entry.status, 'offered', 'its entry is offered');
+    }
+    for (const entry of entries) {
+      if (!entry.booking_id) continue;
+      const booking = await app.db.selectFrom('bookings').selectAll().where('id', '=', entry.booking_id).executeTakeFirstOrThrow();
+      if (entry.status === 'offered') assert.equal(booking.status, 'offered', 'an entry offered holds its place');
+      if (entry.status === 'booked') assert.ok(booking.status !== 'offered', 'a confirmed offer is a booking');
+      // The place fits the job asked for: the date, the part of the day, the kind and the minutes.
+      const request = { ...emptyBooking(), ...(entry.request as Partial<BookingInput>) };
+      assert.equal(booking.date, entry.date, 'on the date asked');
+      assert.ok(startInPart(entry.part as (typeof WAITLIST_PARTS)[number], booking.time), `${booking.time} is in the ${entry.part}`);
+      assert.equal(booking.service_type, request.serviceType, 'of the kind asked');
+      assert.equal((booking.ends_at.getTime() - booking.starts_at.getTime()) / 60_000, linesMinutes(jobLines(jobOf(request).vehicles)!), 'for the job asked');
+      assert.equal(booking.email, request.email, "the entry's customer");
+      count(`waitlist ${entry.status}`);
+    }
+  }
+
+  /** The manage token of a booking: the last part of its link. */
+  const tokenOf = async (id: string) => new URL((await manageLinkFor(app.db, id, 'https://valet.example.nz'))!).pathname.split('/').at(-1)!;
+
   async function check(plans: readonly ModelPlan[]): Promise<void> {
-    // (a) No two place-holding bookings of one van overlap.
+    // (a) No two place-holding bookings of one van overlap (a waitlist offer holds its place too).
     const { rows } = await sql<{ n: number }>`select count(*)::integer as n from bookings a join bookings b on a.resource_id = b.resource_id and a.id < b.id and a.held && b.held
-      where a.status in ('pending', 'confirmed', 'completed', 'no-show') and b.status in ('pending', 'confirmed', 'completed', 'no-show')`.execute(app.db);
+      where a.status in ('offered', 'pending', 'confirmed', 'completed', 'no-show') and b.status in ('offered', 'pending', 'confirmed', 'completed', 'no-show')`.execute(app.db);
     assert.equal(rows[0]!.n, 0, 'no two held places overlap');
+    await checkWaitlist();
     const today = todayInAuckland(clock);
     const horizon = horizonOf(clock, app.config.plans);
     const seen = new Set<string>();
@@ -265,8 +316,55 @@ forEachBackend(t, async (t, backend) => {
         case 'days':
           clock = new Date(clock.getTime() + s.days * DAY);
           await app.extendPlans();
+          // The minute's sweep: offers unanswered since lapse, and their places go to the next entries.
+          await app.offerFreedPlaces();
           count('days');
           break;
+        case 'wait': {
+          const { time: _time, ...body } = originalClientPayload({
+            service: s.quick ? 'Quick Clean' : 'Deluxe Clean',
+            date: addDaysToDay(todayInAuckland(clock), s.day),
+            email: `model${++emails}-${backend}@example.co.nz`,
+          });
+          const res = await app.inject({ method: 'POST', url: '/v1/waitlist', payload: { ...body, part: s.part } });
+          assert.equal(res.statusCode, 201, res.body);
+          // The minute's sweep, a minute later: a date with a free start in its part offers it.
+          await app.offerFreedPlaces();
+          count('wait');
+          break;
+        }
+        case 'cancel': {
+          const upcoming = await app.db
+            .selectFrom('bookings')
+            .select(['id', 'version'])
+            .where('status', 'in', ['pending', 'confirmed'])
+            .where('starts_at', '>', clock)
+            .orderBy('starts_at')
+            .orderBy('id')
+            .execute();
+          const booking = upcoming[s.pick % Math.max(upcoming.length, 1)];
+          if (!booking) break;
+          const res = await app.inject({ method: 'POST', url: `/v1/bookings/${booking.id}/status`, headers: { cookie }, payload: { status: 'cancelled', version: booking.version } });
+          assert.equal(res.statusCode, 200, res.body);
+          count('cancel');
+          break;
+        }
+        case 'answer': {
+          const offers = await app.db.selectFrom('bookings').select(['id', 'version', 'date']).where('status', '=', 'offered').orderBy('id').execute();
+          const offer = offers[s.pick % Math.max(offers.length, 1)];
+          if (!offer) break;
+          const token = await tokenOf(offer.id);
+          if (s.yes) {
+            const taken = await confirmOffer(app.db, token, offer.version, app.waitlistOptions());
+            assert.equal(taken.status, 'pending', 'a confirmed offer is pending');
+          } else {
+            await declineOffer(app.db, token, offer.version, app.waitlistOptions());
+            // As the manage page does once the "no thanks" is committed.
+            await app.offerFreedPlaces([offer.date]);
+          }
+          count(s.yes ? 'confirm' : 'decline');
+          break;
+        }
       }
       await check(plans);
     }

@@ -11,7 +11,7 @@ import { nextWeekday, originalClientPayload } from './support/payloads.ts';
 
 forEachBackend(t, async (t, backend) => {
   const env = { BOOKING_SLOT_CAPACITY: '1', WAITLIST_MAX_PER_EMAIL: '0', DB_CONNECT_TIMEOUT_MS: '30000' };
-  const shared = backend === 'postgres' ? { DATABASE_URL: await createServerDatabase(t, { migrated: true }) } : {};
+  const shared: Record<string, string> = backend === 'postgres' ? { DATABASE_URL: await createServerDatabase(t, { migrated: true }) } : {};
   const first = await buildTestApp(t, { backend, env: { ...env, ...shared } });
   // On the server, a second instance on the same database; the embedded database is one process's.
   const apps = backend === 'postgres' ? [first, await buildTestApp(t, { backend, env: { ...env, ...shared } })] : [first];

@@ -35,6 +35,7 @@ const ERASED_LABELS: Record<keyof ErasureResultDto['erased'], string> = {
   contact_messages: 'contact messages',
   outbox_emails: 'e-mails',
   idempotency_keys: 'stored answers',
+  waitlist_entries: 'waitlist entries',
 };
 
 /** Their latest on-site booking: the address a correction starts from, and "Book again" fills in. */
