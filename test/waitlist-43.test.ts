@@ -14,6 +14,8 @@ import { sql } from 'kysely';
 import { WAITLIST_MESSAGES } from '../src/domain/waitlist.ts';
 import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
+import { mailEnv } from './support/mail.ts';
+import { startSmtp } from './support/smtp.ts';
 import { nextWeekday, originalClientPayload, testNow } from './support/payloads.ts';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -146,10 +148,11 @@ forEachBackend(t, async (t, backend) => {
     t.equal((await bookingOf(second)).status, 'cancelled');
     t.same((await entries(date)).map((e) => e.status), ['waiting', 'declined', 'lapsed']);
 
-    // The afternoon closure removed: the next pass offers the afternoon entry a start from noon.
+    // The afternoon closure removed: the afternoon entry is offered a start from noon at once.
     t.equal((await app.inject({ method: 'DELETE', url: `/v1/closures/${afternoonClosure}`, headers: { cookie: staff } })).statusCode, 204);
-    const offers = await onDate();
-    t.equal(offers.length, 1);
+    const afternoon = (await entries(date))[0]!;
+    t.equal(afternoon.status, 'offered');
+    const offers = [{ booking: await bookingOf(afternoon.booking_id!) }];
     t.match(offers[0]!.booking, { time: '12:00', email: email('afternoon') }, 'the first start of its part that fits');
 
     // Confirmed: pending, with the confirmation, staff's notification and the reminder.
@@ -214,4 +217,35 @@ forEachBackend(t, async (t, backend) => {
       message: /waitlist_part_known/,
     });
   });
+});
+
+t.test('the offer e-mail says until when the place is held and links to the answer; one still unsent when the offer ended is not sent', async (t) => {
+  const smtp = await startSmtp(t);
+  let clock = testNow;
+  // Sent only when woken: the poller cannot race the clock below.
+  const app = await buildTestApp(t, { env: mailEnv(smtp, { BOOKING_SLOT_CAPACITY: '1', MAIL_POLL_MS: '3600000', LOG_LEVEL: 'silent' }), now: () => clock });
+  const date = nextWeekday(5, 9);
+  const { time: _time, ...body } = originalClientPayload({ date, email: 'waiting@example.co.nz' });
+  t.equal((await app.inject({ method: 'POST', url: '/v1/waitlist', payload: { ...body, part: 'morning' } })).statusCode, 201);
+  // The van is free that morning: the minute's sweep offers the first start.
+  const [offer] = await app.offerFreedPlaces([date]);
+  t.ok(offer, 'offered');
+  await app.mailer.wake();
+  const sent = smtp.received.find((m) => m.subject?.startsWith('A time opened up'));
+  t.ok(sent, 'the offer e-mail was sent');
+  t.match(sent!.text, /It is yours if you confirm it by .* 2026, .* (am|pm)/);
+  t.match(sent!.text, /\/booking\/manage\/[A-Za-z0-9_-]+/, 'with the link to confirm or decline');
+  t.notOk(sent!.attachments.some((a) => a.contentType.startsWith('text/calendar')), 'no invitation: nothing is booked yet');
+
+  // A second offer whose e-mail could not go before it lapsed is dropped, not sent late.
+  const other = nextWeekday(5, 16);
+  const { time: _t2, ...second } = originalClientPayload({ date: other, email: 'late@example.co.nz' });
+  t.equal((await app.inject({ method: 'POST', url: '/v1/waitlist', payload: second })).statusCode, 201);
+  const [late] = await app.offerFreedPlaces([other]);
+  clock = new Date(testNow.getTime() + 2 * 3_600_000);
+  await app.offerFreedPlaces();
+  await app.mailer.wake();
+  t.equal(smtp.received.filter((m) => m.subject?.startsWith('A time opened up')).length, 1, 'not sent');
+  const row = await app.db.selectFrom('outbox_emails').select(['status', 'last_error']).where('booking_id', '=', late!.booking.id).where('kind', '=', 'waitlist-offer').executeTakeFirstOrThrow();
+  t.match(row, { status: 'skipped', last_error: /The offer has ended/ });
 });

@@ -51,9 +51,10 @@ export async function closuresBetween(db: Db, from: string, to: string): Promise
     .execute();
 }
 
-export async function deleteClosure(db: Db, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('closures').where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** Deletes a closure: its date, or undefined when there was none. */
+export async function deleteClosure(db: Db, id: string): Promise<string | undefined> {
+  const deleted = await db.deleteFrom('closures').where('id', '=', id).returning('date').executeTakeFirst();
+  return deleted?.date;
 }
 
 /** Bookings holding places in a closure's interval and scope, in schedule order. */

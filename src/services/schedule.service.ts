@@ -72,8 +72,11 @@ export async function closeSlots(
   });
 }
 
-export async function reopenSlots(db: Kysely<Database>, id: string): Promise<void> {
-  if (!(await deleteClosure(db, id))) throw notFound('No such closure');
+/** Removes a closure: the date it was on (its places may be someone's on the waitlist). */
+export async function reopenSlots(db: Kysely<Database>, id: string): Promise<string> {
+  const date = await deleteClosure(db, id);
+  if (date === undefined) throw notFound('No such closure');
+  return date;
 }
 
 /** Closures from `from` to `to` (default: today to the end of the booking window), with the range used. */

@@ -55,12 +55,20 @@ function errorText(err: unknown): string {
   return (e.response ?? e.message ?? String(err)).slice(0, 500) + (e.code ? ` (${e.code})` : '');
 }
 
-/** A reminder is sent only while its booking still holds its place, a review request only while its job is completed; anything else as composed. */
+/**
+ * A reminder is sent only while its booking still holds its place, a review request only while its
+ * job is completed, a waitlist offer only while it is still held; anything else as composed.
+ */
 async function stillWanted(db: Kysely<Database>, email: OutboxEmail): Promise<string | undefined> {
   if (email.kind === 'review-request' && email.booking_id) {
     // A review is asked for a job done: not when it was reopened (or cancelled) before this was due.
     const booking = await findBooking(db, email.booking_id);
     return booking?.status === 'completed' ? undefined : `The booking is ${booking?.status ?? 'gone'}, no longer completed`;
+  }
+  if (email.kind === 'waitlist-offer' && email.booking_id) {
+    // An offer still unsent when it lapsed or was answered (a mail server down for the hour): it would promise a place no longer held.
+    const booking = await findBooking(db, email.booking_id);
+    return booking?.status === 'offered' ? undefined : `The offer has ended: the booking is ${booking?.status ?? 'gone'}`;
   }
   if (email.kind !== 'booking-reminder' || !email.booking_id) return undefined;
   const booking = await findBooking(db, email.booking_id);

@@ -104,8 +104,10 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await reopenSlots(app.db, request.params.id);
+      const date = await reopenSlots(app.db, request.params.id);
       request.log.info({ closureId: request.params.id }, 'closure removed');
+      // The places it reopened go to the date's waitlist (issue 43).
+      await app.offerFreedPlaces([date]);
       return reply.code(204).send(null);
     },
   );
