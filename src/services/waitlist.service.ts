@@ -193,6 +193,16 @@ async function heldOffer(trx: Kysely<Database>, token: string, version: number, 
   return current;
 }
 
+/** The customer's answer to an offer, in the caller's transaction: the booking to `to`, its entry to `entry`, a line in its history. */
+async function answerOffer(trx: Kysely<Database>, token: string, version: number, now: Date, answer: { to: 'pending' | 'cancelled'; entry: 'booked' | 'declined'; note: string }): Promise<Booking> {
+  const current = await heldOffer(trx, token, version, now);
+  const updated = await updateStatusIfVersion(trx, current.id, version, answer.to);
+  if (!updated) throw new BookingChangedError(current);
+  await setEntryStatusOfBooking(trx, current.id, 'offered', answer.entry);
+  await insertStatusChange(trx, { booking_id: current.id, from_status: 'offered', to_status: answer.to, changed_by: CUSTOMER, note: answer.note });
+  return updated;
+}
+
 /**
  * The customer takes the place offered: the booking becomes pending (for staff to confirm as any
  * online booking), its entry booked, with the confirmation, staff's notification and the reminder
@@ -200,11 +210,7 @@ async function heldOffer(trx: Kysely<Database>, token: string, version: number, 
  */
 export async function confirmOffer(db: Kysely<Database>, token: string, version: number, options: Pick<WaitlistOptions, 'now' | 'mail'>): Promise<Booking> {
   return db.transaction().execute(async (trx) => {
-    const current = await heldOffer(trx, token, version, options.now);
-    const updated = await updateStatusIfVersion(trx, current.id, version, 'pending');
-    if (!updated) throw new BookingChangedError(current);
-    await setEntryStatusOfBooking(trx, current.id, 'offered', 'booked');
-    await insertStatusChange(trx, { booking_id: current.id, from_status: 'offered', to_status: 'pending', changed_by: CUSTOMER, note: WAITLIST_MESSAGES.confirmedNote });
+    const updated = await answerOffer(trx, token, version, options.now, { to: 'pending', entry: 'booked', note: WAITLIST_MESSAGES.confirmedNote });
     await queueBookingMail(trx, { type: 'created', bookingId: updated.id, booking: updated }, options.mail);
     return updated;
   });
@@ -212,14 +218,7 @@ export async function confirmOffer(db: Kysely<Database>, token: string, version:
 
 /** "No thanks": the place is freed (the booking cancelled, its entry declined); the caller offers it to the next entry. */
 export async function declineOffer(db: Kysely<Database>, token: string, version: number, options: Pick<WaitlistOptions, 'now'>): Promise<Booking> {
-  return db.transaction().execute(async (trx) => {
-    const current = await heldOffer(trx, token, version, options.now);
-    const updated = await updateStatusIfVersion(trx, current.id, version, 'cancelled');
-    if (!updated) throw new BookingChangedError(current);
-    await setEntryStatusOfBooking(trx, current.id, 'offered', 'declined');
-    await insertStatusChange(trx, { booking_id: current.id, from_status: 'offered', to_status: 'cancelled', changed_by: CUSTOMER, note: WAITLIST_MESSAGES.declinedNote });
-    return updated;
-  });
+  return db.transaction().execute((trx) => answerOffer(trx, token, version, options.now, { to: 'cancelled', entry: 'declined', note: WAITLIST_MESSAGES.declinedNote }));
 }
 
 /** Staff's view of a date's waitlist. */
