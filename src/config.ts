@@ -121,6 +121,8 @@ export const EnvSchema = Type.Object({
   REVIEW_DELAY_HOURS: Type.Union([Type.Integer({ minimum: 0, maximum: 720 })], { default: 2 }),
   /** The longest range of the takings summary in days; 0 turns the limit off. */
   TAKINGS_MAX_DAYS: Type.Union([Type.Integer({ minimum: 0 })], { default: 366 }),
+  /** Issue 44: the Xero account code the accounting export books sales to. */
+  XERO_ACCOUNT_CODE: Type.Union([Type.String({ pattern: '^[A-Za-z0-9._-]{1,10}$' })], { default: '200' }),
   /** Personal details of bookings finished, and of contact messages received, longer ago than this are erased; 0 keeps them. */
   RETENTION_MONTHS: Type.Union([Type.Integer({ minimum: 0, maximum: 1200 })], { default: 24 }),
   /** Sent e-mails' bodies (text, HTML, invitation) are emptied this many days after sending; 0 keeps them. */
@@ -213,6 +215,8 @@ export interface Config {
   completion: CompletionConfig;
   /** TAKINGS_MAX_DAYS: the longest takings range; 0: no limit. */
   takingsMaxDays: number;
+  /** XERO_ACCOUNT_CODE: the sales account of the accounting export's lines. */
+  xeroAccountCode: string;
   /**
    * Privacy Act principle 9 (issue 22): RETENTION_MONTHS (0: kept) and RETENTION_EMAIL_BODY_DAYS
    * (0: kept), applied by the retention job (src/plugins/app/retention.ts).
@@ -391,6 +395,7 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     findBooking: { perAddressPerDay: env.FIND_BOOKING_PER_ADDRESS_PER_DAY, answerMs: env.FIND_BOOKING_ANSWER_MS },
     completion: { gstNumber: env.GST_NUMBER, reviewUrl: env.REVIEW_URL, reviewDelayHours: env.REVIEW_DELAY_HOURS },
     takingsMaxDays: env.TAKINGS_MAX_DAYS,
+    xeroAccountCode: env.XERO_ACCOUNT_CODE,
     retention: { months: env.RETENTION_MONTHS, emailBodyDays: env.RETENTION_EMAIL_BODY_DAYS },
   };
 }

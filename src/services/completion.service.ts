@@ -21,6 +21,8 @@ import type { StoredLine } from '../domain/job.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { receiptOf } from '../mail/receipt.ts';
+import { TRAVEL_FEE_LABEL } from '../domain/pricing.ts';
+import type { XeroInvoice } from '../domain/xero.ts';
 import { queueReceipt, recordCompletion } from './completion-record.ts';
 import { bookingAtVersion, StaleBookingError } from './staff-bookings.service.ts';
 
@@ -212,13 +214,54 @@ export function sumTakings(from: string, to: string, jobs: TakingsJob[]): Omit<T
 
 /** The takings of the jobs completed from `from` to `to` (Auckland dates, both included). */
 export async function takingsBetween(db: Kysely<Database>, from: string, to: string, maxDays: number): Promise<Takings> {
-  if (from > to) throw validationFailed([{ field: 'to', message: COMPLETION_MESSAGES.takingsOrder }]);
-  if (maxDays > 0 && daysBetween(from, to).length > maxDays) throw validationFailed([{ field: 'to', message: COMPLETION_MESSAGES.takingsRange(maxDays) }]);
-  const rows = await completedJobsBetween(db, new Date(aucklandInstant(from, '00:00')), new Date(aucklandInstant(addDaysToDay(to, 1), '00:00')));
+  const rows = await completedJobsBetween(db, ...takingsRange(from, to, maxDays));
   return { ...sumTakings(from, to, rows.map(toJob)), ...takingsByWork(rows.flatMap((row) => row.lines)) };
 }
 
 /** The Auckland date a job was completed on. */
 export function completedOn(job: Pick<TakingsJob, 'completedAt'>): string {
   return aucklandDate(job.completedAt);
+}
+
+/** Checks a takings range (from not after to, at most `maxDays` days when set): its instants [from, to]. */
+function takingsRange(from: string, to: string, maxDays: number): [Date, Date] {
+  if (from > to) throw validationFailed([{ field: 'to', message: COMPLETION_MESSAGES.takingsOrder }]);
+  if (maxDays > 0 && daysBetween(from, to).length > maxDays) throw validationFailed([{ field: 'to', message: COMPLETION_MESSAGES.takingsRange(maxDays) }]);
+  return [new Date(aucklandInstant(from, '00:00')), new Date(aucklandInstant(addDaysToDay(to, 1), '00:00'))];
+}
+
+/**
+ * The accounting export (issue 44): the jobs completed in the range as invoices, line by line as
+ * their receipts show them (the job's lines, the discount, a price adjustment, the travel fee, and
+ * a change made at completion with its reason), so that each invoice's lines add up to what was
+ * charged.
+ */
+export async function invoicesBetween(db: Kysely<Database>, from: string, to: string, maxDays: number, business: BusinessInfo): Promise<XeroInvoice[]> {
+  const jobs = await completedJobsBetween(db, ...takingsRange(from, to, maxDays));
+  if (jobs.length === 0) return [];
+  const bookings = new Map((await db.selectFrom('bookings').selectAll().where('id', 'in', jobs.map((job) => job.booking_id)).execute()).map((b) => [b.id, b]));
+  return jobs.map((payment) => {
+    const booking = bookings.get(payment.booking_id)!;
+    const receipt = receiptOf(booking, payment, business);
+    const lines = receipt.lines.map((line) => ({ description: line.description, quantity: line.quantity, unitCents: line.amountCents / line.quantity }));
+    if (receipt.travelFeeCents > 0) lines.push({ description: TRAVEL_FEE_LABEL, quantity: 1, unitCents: receipt.travelFeeCents });
+    if (receipt.amountCents !== receipt.quotedCents) lines.push({ description: `Change at completion: ${receipt.reason ?? ''}`.trim(), quantity: 1, unitCents: receipt.amountCents - receipt.quotedCents });
+    const onsite = booking.service_type === 'onsite';
+    return {
+      contact: {
+        name: booking.name,
+        email: booking.email,
+        lines: onsite ? [`${booking.house_number} ${booking.street_address}`.trim(), booking.suburb].filter((line) => line !== '') : [],
+        city: onsite ? booking.city : '',
+        region: onsite ? booking.region : '',
+        postcode: onsite ? booking.postal_code : '',
+      },
+      invoiceNumber: payment.invoice_number,
+      reference: booking.reference,
+      completedAt: payment.completed_at,
+      paidAt: payment.paid_at,
+      registeredForGst: payment.gst_number !== null,
+      lines,
+    };
+  });
 }

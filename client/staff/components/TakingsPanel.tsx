@@ -154,6 +154,9 @@ export default function TakingsPanel({ onSignedOut }: { onSignedOut(): void }) {
         <a className="button button-ghost button-small" href={`/v1/takings.csv?from=${range.from}&to=${range.to}`} download>
           Download CSV
         </a>
+        <a className="button button-ghost button-small" href={`/v1/takings/xero.csv?from=${range.from}&to=${range.to}`} download>
+          Invoices for Xero
+        </a>
       </form>
       {error && (
         <p className="notice notice-error" role="alert">

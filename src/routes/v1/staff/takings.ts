@@ -8,7 +8,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { stringify } from 'csv-stringify/sync';
 import { Type } from 'typebox';
 import { PAYMENT_METHODS } from '../../../domain/completion.ts';
-import { completedOn, takingsBetween, type TakingsJob } from '../../../services/completion.service.ts';
+import { completedOn, invoicesBetween, takingsBetween, type TakingsJob } from '../../../services/completion.service.ts';
+import { XERO_COLUMNS, xeroRows } from '../../../domain/xero.ts';
 import { staffErrorResponses } from '../schemas.ts';
 import { PaymentMethodSchema } from './booking-completion.ts';
 import { neutraliseFormula } from './bookings-export.ts';
@@ -116,6 +117,35 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="takings-${from}-to-${to}.csv"`)
+        .send(csv);
+    },
+  );
+
+  app.get(
+    '/takings/xero.csv',
+    {
+      schema: {
+        operationId: 'exportInvoicesForXero',
+        summary: "The jobs completed in a date range as Xero's sales invoice import file",
+        description:
+          "Xero's template columns, one row per invoice line (the job's lines, its discount, adjustment and travel fee, and a change made at completion), GST-inclusive amounts (import with \"Amounts are tax inclusive\"), tax type 15% GST on Income (No GST for a job completed without GST_NUMBER), account XERO_ACCOUNT_CODE. A tax invoice is numbered INV- and its number; a receipt by its booking reference.",
+        tags: ['staff'],
+        querystring: RangeQuery,
+        produces: ['text/csv'],
+        response: { 200: { type: 'string', description: 'CSV in Xero\'s sales invoice import format' }, ...staffErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { from, to } = request.query;
+      const invoices = await invoicesBetween(app.db, from, to, app.config.takingsMaxDays, app.config.business);
+      const rows = invoices.flatMap((invoice) => xeroRows(invoice, app.config.xeroAccountCode));
+      const csv = stringify(
+        rows.map((row) => XERO_COLUMNS.map((column) => neutraliseFormula(row[column]))),
+        { header: true, columns: [...XERO_COLUMNS] },
+      );
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="xero-invoices-${from}-to-${to}.csv"`)
         .send(csv);
     },
   );
