@@ -39,14 +39,15 @@ const SECRET_PARAMS = new Set(['token']);
 const ROUTE_PARAM = /:([A-Za-z0-9_]+)/g;
 
 /**
- * A manage or receipt page's address carries the booking's secret token; logs show where, never the token.
+ * A manage or receipt page's address carries the booking's secret token (a calendar feed's, its
+ * feed's); logs show where, never the token.
  * This is the text rule, for a path no route answered: it reads the path as the router would
  * (percent-encoded letters decoded, any case, repeated slashes), so that `/%62ooking/manage/…`
  * is masked too. A path a route answered is masked by its route (loggedPath).
  */
 export function withoutSecrets(url: string): string {
   const decoded = url.replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  const masked = decoded.replace(/(\/(?:booking\/+(?:manage|receipt)|dashboard\/+invitation)\/+)[^/?#]+/gi, '$1[token]');
+  const masked = decoded.replace(/(\/(?:booking\/+(?:manage|receipt)|dashboard\/+invitation|calendar)\/+)[^/?#]+/gi, '$1[token]');
   return masked === decoded ? url : masked;
 }
 

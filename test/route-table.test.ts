@@ -73,8 +73,8 @@ t.test('every route keeps the rules, and every answer has the security headers',
       t.notMatch(res.headers['content-security-policy'], /unsafe-inline/, where);
       t.match(res.headers['content-security-policy'], /object-src 'none'.*base-uri 'self'.*frame-ancestors 'none'.*form-action 'self'/, where);
       t.equal(res.headers['x-content-type-options'], 'nosniff', where);
-      // A manage, receipt or staff invitation page's address holds its secret token: no Referer ever leaves the site from it.
-      const secretPath = ['/booking/manage/', '/booking/receipt/', '/dashboard/invitation/'].some((prefix) => url.startsWith(prefix));
+      // A manage, receipt or staff invitation page's address (or a calendar feed's) holds its secret token: no Referer ever leaves the site from it.
+      const secretPath = ['/booking/manage/', '/booking/receipt/', '/dashboard/invitation/', '/calendar/'].some((prefix) => url.startsWith(prefix));
       t.equal(res.headers['referrer-policy'], secretPath ? 'same-origin' : 'strict-origin-when-cross-origin', where);
       t.equal(res.headers['cross-origin-opener-policy'], 'same-origin', where);
       t.match(res.headers['strict-transport-security'], /max-age=31536000/, where);

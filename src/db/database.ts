@@ -368,7 +368,21 @@ export interface Database {
   plans: PlansTable;
   plan_visits: PlanVisitsTable;
   waitlist_entries: WaitlistEntriesTable;
+  calendar_feeds: CalendarFeedsTable;
 }
+
+/** A private calendar subscription (migrations/039): a van's or bay's jobs, for the van or for one member of staff. */
+export interface CalendarFeedsTable {
+  id: Generated<string>;
+  resource_id: string;
+  staff_member_id: string | null;
+  /** SHA-256 of the token, hex. */
+  token_hash: string;
+  created_by: string;
+  created_at: ColumnType<Date, never, never>;
+  revoked_at: Date | null;
+}
+export type CalendarFeed = Selectable<CalendarFeedsTable>;
 
 /** A customer waiting for a place on a date (migrations/038), and the offer made to them. */
 export interface WaitlistEntriesTable {

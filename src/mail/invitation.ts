@@ -73,7 +73,7 @@ const TEXT_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 const PARAMETER_CONTROLS = /[\u0000-\u0009\u000B\u000C\u000E-\u001F\u007F]/g;
 
 /** A TEXT value without the control characters RFC 5545 does not allow in it (ical-generator escapes the rest). */
-function textValue(value: string): string {
+export function textValue(value: string): string {
   return value.replace(TEXT_CONTROLS, '');
 }
 

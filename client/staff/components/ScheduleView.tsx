@@ -16,6 +16,7 @@ import { BookingLine } from './BookingLine.tsx';
 import { HoursPanel } from './HoursPanel.tsx';
 import { ResourcesPanel } from './ResourcesPanel.tsx';
 import { ServiceAreaPanel } from './ServiceAreaPanel.tsx';
+import { CalendarFeedsPanel } from './CalendarFeedsPanel.tsx';
 import { longDate, plural } from './format.ts';
 import './ScheduleView.css';
 
@@ -53,7 +54,7 @@ function Affected({ bookings, where, withDate = false }: { bookings: BookingDto[
   );
 }
 
-export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleShape; onSignedOut(): void }) {
+export default function ScheduleView({ shape, onSignedOut, owner = false }: { shape: ScheduleShape; onSignedOut(): void; owner?: boolean }) {
   /** The range asked for ('' leaves it to the server: today to 12 months ahead) and the one answered. */
   const [query, setQuery] = useState({ from: '', to: '' });
   const [list, setList] = useState<{ from: string; to: string; data: ClosureListItem[] } | null>(null);
@@ -298,6 +299,7 @@ export default function ScheduleView({ shape, onSignedOut }: { shape: ScheduleSh
         <HoursPanel weekdays={shape.weekdays} times={shape.times} failed={failed} />
       </div>
       <ServiceAreaPanel failed={failed} />
+      {owner && resources && <CalendarFeedsPanel resources={resources} onSignedOut={onSignedOut} />}
     </section>
   );
 }

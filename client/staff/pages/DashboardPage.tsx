@@ -222,7 +222,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
             {tab === 'takings' && <TakingsPanel onSignedOut={signedOut} />}
             {tab === 'day' && <DayView times={state.schedule.times} onSignedOut={signedOut} />}
             {tab === 'messages' && <Inbox onSignedOut={signedOut} onUnread={setUnread} />}
-            {tab === 'schedule' && <ScheduleView shape={state.schedule} onSignedOut={signedOut} />}
+            {tab === 'schedule' && <ScheduleView shape={state.schedule} onSignedOut={signedOut} owner={state.staffRole === 'owner'} />}
             {tab === 'customers' && (
               <CustomersView
                 onSignedOut={signedOut}

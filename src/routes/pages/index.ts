@@ -6,6 +6,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { PAGES } from '#client/routes.ts';
 import bookingPage from './booking.ts';
+import calendarFeed from './calendar.ts';
 import contactPage from './contact.ts';
 import dashboardPage from './dashboard.ts';
 import findBookingPage from './find-booking.ts';
@@ -31,6 +32,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
   await app.register(dashboardPage);
   await app.register(invitationPage);
   await app.register(seoFiles);
+  await app.register(calendarFeed);
 };
 
 export default pageRoutes;

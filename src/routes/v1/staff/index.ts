@@ -25,6 +25,7 @@ import customers from './customers.ts';
 import emails from './emails.ts';
 import getAllBooking from './getall-booking.ts';
 import plans from './plans.ts';
+import calendarFeeds from './calendar-feeds.ts';
 import resources from './resources.ts';
 import schedule from './schedule.ts';
 import serviceZones from './service-zones.ts';
@@ -75,6 +76,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(staffMembers);
   await app.register(backups);
   await app.register(plans);
+  await app.register(calendarFeeds);
 };
 
 export default staffRoutes;
