@@ -7,6 +7,7 @@ import type { ManageLock } from '#domain/manage-rules.ts';
 import type { ScheduleShape } from '#domain/schedule.ts';
 import type { Quote } from '#domain/pricing.ts';
 import type { AreaAnswer } from '#domain/service-area.ts';
+import type { WaitlistPart } from '#domain/waitlist-words.ts';
 
 /** Home: a confirmation shown after a booking made without JavaScript (POST, redirect, GET). */
 export interface HomeState {
@@ -35,6 +36,14 @@ export interface BookingState {
   quote: Quote | null;
   /** Whether the vans come to the on-site postcode entered (issue 40), when the server rendered it; null otherwise. */
   area: AreaAnswer | null;
+  /**
+   * The waitlist (issue 43), for a date on which no start fits: the part of the day chosen. On step
+   * 3 the customer is joining the waitlist rather than booking; on step 2 it is the choice shown.
+   * Null: booking.
+   */
+  waitlist: WaitlistPart | null;
+  /** The waitlist joined without JavaScript: its message, shown instead of the form; null otherwise. */
+  joined: string | null;
 }
 
 export interface ContactState {

@@ -4,7 +4,9 @@
  * Continue posts to /booking and the server answers with the next step (or the same one with its
  * messages). Once hydrated the steps change in the browser with the same shared rules, and the
  * booking is sent to /v1/create-booking; the server's answer decides. A retry of the same booking
- * (after a network failure) carries the same Idempotency-Key, so it is never booked twice.
+ * (after a network failure) carries the same Idempotency-Key, so it is never booked twice. A date
+ * on which no start fits offers its waitlist (issue 43): step 3 then joins it instead of booking
+ * (POST /v1/waitlist, or the same form post), and its message replaces the form.
  */
 import { Honeypot } from '../components/Honeypot.tsx';
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
@@ -92,6 +94,9 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
   const [loading, setLoading] = useState(false);
   // Whether the vans come to the on-site postcode (issue 40): step 2 asks, the price adds its fee.
   const [area, setArea] = useState(state.area);
+  // The waitlist's part of the day: on step 3, joining it rather than booking; then its message.
+  const [waitlist, setWaitlist] = useState(state.waitlist);
+  const [joined, setJoined] = useState(state.joined);
   // Made with the later steps' chunk (loaded before step 3 can be submitted) to keep this one small.
   const send = useRef<ReturnType<LaterStepsModule['bookingSender']>>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -142,7 +147,8 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
       setLoading(false);
       return;
     }
-    const refusal = await send.current(values);
+    const refusal = await send.current(values, waitlist);
+    setJoined(refusal.joined ?? null);
     setStep(refusal.step);
     setErrors(refusal.errors);
     setFormError(refusal.formError);
@@ -168,6 +174,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
     } else if (step === 2) {
       const found = later!.scheduleErrors(values, { min: state.minDate, max: state.maxDate }, area);
       if (found.length > 0) return showErrors(found);
+      setWaitlist(null);
       goTo(3);
     } else {
       const found = validateDetailsStep(values);
@@ -175,6 +182,14 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
       setErrors([]);
       void submitBooking();
     }
+  };
+
+  /** Step 2's waitlist offer: step 3 joins it, once the step's fields but the time are right. */
+  const joinWaitlist = () => {
+    const found = later!.scheduleErrors(values, { min: state.minDate, max: state.maxDate }, area).filter((error) => error.field !== 'time');
+    if (found.length > 0) return showErrors(found);
+    setWaitlist((part) => part ?? 'any');
+    goTo(3);
   };
 
   const onPrevious = (event: MouseEvent) => {
@@ -189,9 +204,9 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
           <Icon name="arrow" size={18} /> Back to Home
         </a>
         <h1 id="page-title">Book Your Service</h1>
-        <WizardProgress step={step} />
+        {!joined && <WizardProgress step={step} />}
         <div className="booking-grid">
-          <form className="card form wizard" method="post" action="/booking" noValidate={hydrated} onSubmit={onSubmit} aria-labelledby="step-title">
+          {joined && later ? <later.WaitlistJoined message={joined} /> : <form className="card form wizard" method="post" action="/booking" noValidate={hydrated} onSubmit={onSubmit} aria-labelledby="step-title">
             <h2 id="step-title" ref={heading} tabIndex={-1}>
               {STEP_HEADINGS[step]}
             </h2>
@@ -222,15 +237,19 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
                 hydrated={hydrated}
                 area={area}
                 setArea={setArea}
+                waitlist={waitlist}
+                setWaitlist={setWaitlist}
+                joinWaitlist={joinWaitlist}
               />
             )}
-            {step === 3 && later && <later.DetailsStep values={values} errors={errors} update={update} quote={quote} server={serverQuote} />}
+            {step === 3 && later && <later.DetailsStep values={values} errors={errors} update={update} quote={quote} server={serverQuote} waitlist={waitlist} />}
             <HiddenValues values={values} step={step} submission={state.submission} />
+            {step === 3 && waitlist && <input type="hidden" name="part" value={waitlist} />}
             {/* Continue comes first in the markup so that Enter in a field continues (the first
                 submit button is the form's default); CSS puts Previous on the left. */}
             <div className="wizard-actions">
               <button type="submit" name="action" value="next" className="button button-accent button-large" disabled={loading}>
-                {step === 1 ? 'Continue to Booking' : step === 2 ? 'Continue to Your Details' : loading ? 'Processing...' : 'Complete Booking'}
+                {step === 1 ? 'Continue to Booking' : step === 2 ? 'Continue to Your Details' : loading ? 'Processing...' : waitlist ? later!.WAITLIST_WIZARD_MESSAGES.joinButton : 'Complete Booking'}
               </button>
               {step > 1 && (
                 <button type="submit" name="action" value="back" formNoValidate className="button button-ghost" onClick={onPrevious}>
@@ -238,7 +257,7 @@ export default function BookingPage({ business, state }: PageProps<BookingState>
                 </button>
               )}
             </div>
-          </form>
+          </form>}
           <BookingSummary values={values} quote={quote} />
         </div>
       </div>

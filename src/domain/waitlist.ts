@@ -5,18 +5,9 @@
  * (src/services/waitlist.service.ts) asks the scheduling engine and writes.
  */
 import { appointmentText, aucklandInstant, addDaysToDay, dayText } from './booking-dates.ts';
+import { PART_LABELS, type WaitlistPart } from './waitlist-words.ts';
 
-export const WAITLIST_PARTS = ['any', 'morning', 'afternoon'] as const;
-export type WaitlistPart = (typeof WAITLIST_PARTS)[number];
-
-export const isWaitlistPart = (value: unknown): value is WaitlistPart => (WAITLIST_PARTS as readonly unknown[]).includes(value);
-
-/** What each part is called on the form. */
-export const PART_LABELS: Record<WaitlistPart, string> = {
-  any: 'Any time that day',
-  morning: 'Morning (a start before 12:00)',
-  afternoon: 'Afternoon (a start from 12:00)',
-};
+export { PART_LABELS, WAITLIST_PARTS, WAITLIST_WIZARD_MESSAGES, isWaitlistPart, type WaitlistPart } from './waitlist-words.ts';
 
 /** Noon: a morning start is before it, an afternoon start at or after it. */
 const NOON = '12:00';

@@ -1,12 +1,16 @@
 /**
  * Step 3, 'Your Details': name, e-mail, phone and notes, with the errors listed above the fields,
- * and the price (with the first-service discount once the e-mail says it applies).
+ * and the price (with the first-service discount once the e-mail says it applies). Joining the
+ * waitlist (issue 43), it says so first.
  */
 import { BOOKING_LIMITS } from '#domain/booking-rules.ts';
 import type { Quote } from '#domain/pricing.ts';
 import { EMAIL_PATTERN } from '#domain/text-rules.ts';
+import type { WaitlistPart } from '#domain/waitlist-words.ts';
+import { shortDate } from '../../lib/availability-api.ts';
 import { TextAreaField, TextField, errorFor } from '../Field.tsx';
 import { QuoteBreakdown } from './QuoteBreakdown.tsx';
+import { WaitlistJoining } from './Waitlist.tsx';
 import { ID, type StepProps } from './types.ts';
 import type { ServerQuote } from './use-quote.ts';
 import { useServerQuote } from './use-server-quote.ts';
@@ -16,12 +20,15 @@ interface QuoteProps {
   quote: Quote | undefined;
   /** The server quote the page knows, and where a new one goes. */
   server: ServerQuote;
+  /** Joining the waitlist for that part of the day (null: booking). */
+  waitlist: WaitlistPart | null;
 }
 
-export function DetailsStep({ values, errors, update, quote, server }: StepProps & QuoteProps) {
+export function DetailsStep({ values, errors, update, quote, server, waitlist }: StepProps & QuoteProps) {
   useServerQuote(values, server);
   return (
     <div>
+      {waitlist && <WaitlistJoining day={shortDate(values.date)} part={waitlist} />}
       {errors.length > 0 && (
         <div className="error-summary" role="alert" aria-labelledby="error-summary-title">
           <p id="error-summary-title">Please correct the following errors:</p>

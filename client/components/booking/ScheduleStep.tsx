@@ -11,7 +11,8 @@
  * when it cannot ('09:00 – 12:00 — Full'); once the page is interactive those times cannot be
  * chosen (without JavaScript the date may change before the post, which the server then checks,
  * so they stay choosable there). Under the date, the next dates with times, and the coming dates
- * with none (a date input cannot mark days itself).
+ * with none (a date input cannot mark days itself). A date on which no start fits offers its
+ * waitlist instead (issue 43: see Waitlist.tsx).
  */
 import { useEffect, useState } from 'react';
 import { ADDRESS_FIELDS, BOOKING_LIMITS, REGIONS, TIME_SLOTS, isCalendarDate, validateScheduleStep, type BookingInput, type DateWindow, type WizardInput } from '#domain/booking-rules.ts';
@@ -19,11 +20,13 @@ import { HOURS, type BusinessInfo } from '#domain/business.ts';
 import { durationText } from '#domain/catalogue.ts';
 import { MESSAGES, type FieldError } from '#domain/messages.ts';
 import { POSTCODE_PATTERN, type AreaAnswer } from '#domain/service-area.ts';
+import type { WaitlistPart } from '#domain/waitlist-words.ts';
 import { slotLabel, type DayAvailability, type DaySummary } from '#domain/availability.ts';
 import { addDays, getAvailability, getAvailableDays, getServiceArea, jobParams, shortDate } from '../../lib/availability-api.ts';
 import { SelectField, TextField, errorFor } from '../Field.tsx';
 import { Icon } from '../Icon.tsx';
 import { readSavedAddress } from './saved-address.ts';
+import { WaitlistOffer } from './Waitlist.tsx';
 import { ID, type StepProps } from './types.ts';
 import './ScheduleStep.css';
 
@@ -40,6 +43,10 @@ interface ScheduleStepProps extends StepProps {
   /** What the wizard knows of the service area at a postcode (the page keeps it for the price), and where a new answer goes. */
   area: AreaAnswer | null;
   setArea(area: AreaAnswer): void;
+  /** The waitlist's part of the day as chosen (null: none yet), where a choice goes, and on to join it (issue 43). */
+  waitlist: WaitlistPart | null;
+  setWaitlist(part: WaitlistPart): void;
+  joinWaitlist(): void;
 }
 
 /** The answer about the postcode as it stands, on site; null when none is known for it. */
@@ -72,22 +79,28 @@ const NO_TIMES_DAYS = 14;
 /** The most days GET /v1/availability/days answers at once. */
 const SUMMARY_DAYS = 62;
 
+/** That the chosen date has no time for the job. */
+function NoTimes({ date }: { date: string }) {
+  return (
+    <p className="date-none" role="status">
+      {`No times left on ${shortDate(date)} for this service. Please choose another date.`}
+    </p>
+  );
+}
+
 /**
  * Under the date: the next dates the job fits on (buttons that choose them), and the coming dates
- * it does not (full or closed), in words.
+ * it does not (full or closed), in words. That the chosen date has none is said here unless the
+ * waitlist's offer below says it (`offered`).
  */
-function DateSummary({ days, date, choose }: { days: readonly DaySummary[]; date: string; choose(date: string): void }) {
+function DateSummary({ days, date, choose, offered }: { days: readonly DaySummary[]; date: string; choose(date: string): void; offered: boolean }) {
   const chosen = days.find((day) => day.date === date);
   const next = days.filter((day) => day.availableStarts > 0 && (!chosen || day.date > date)).slice(0, NEXT_DATES);
   const soon = addDays(days[0]!.date, NO_TIMES_DAYS - 1);
   const none = days.filter((day) => day.availableStarts === 0 && day.date <= soon);
   return (
     <>
-      {chosen?.availableStarts === 0 && (
-        <p className="date-none" role="status">
-          {`No times left on ${shortDate(date)} for this service. Please choose another date.`}
-        </p>
-      )}
+      {chosen?.availableStarts === 0 && !offered && <NoTimes date={date} />}
       {next.length > 0 && (
         <div className="next-dates">
           <p id="next-dates-title">{chosen ? 'Next dates with times:' : 'First dates with times:'}</p>
@@ -114,7 +127,7 @@ function DateSummary({ days, date, choose }: { days: readonly DaySummary[]; date
 /** The saved address is offered once per page: when the step is first shown, into empty address fields. */
 let savedAddressOffered = false;
 
-export function ScheduleStep({ values, errors, update, business, minDate, maxDate, rejectDate, initialAvailability, hydrated, area, setArea }: ScheduleStepProps) {
+export function ScheduleStep({ values, errors, update, business, minDate, maxDate, rejectDate, initialAvailability, hydrated, area, setArea, waitlist, setWaitlist, joinWaitlist }: ScheduleStepProps) {
   const dropoff = values.serviceType === 'dropoff';
   const postcode = values.postalCode.trim();
   const known = areaFor(values, area);
@@ -178,6 +191,8 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
   }, [jobKey, timesOffered]);
   const shown = availability?.key === `${values.date}&${jobKey}` ? availability.answer : null;
   const slots = shown?.slots ?? null;
+  // No start of the chosen date fits the job: its waitlist is offered (issue 43).
+  const full = slots !== null && slots.length > 0 && slots.every((slot) => !slot.available);
   const slotAt = (time: string) => slots?.find((slot) => slot.time === time);
   const onDate = (date: string) => {
     if (date !== '' && date < minDate) {
@@ -194,8 +209,8 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
   const outside = known?.served === false;
   return (
     <div className={dropoff ? 'schedule is-dropoff' : 'schedule'}>
-      {/* Without JavaScript the first submit button is the one Enter presses: Continue, not the offer below. */}
-      {outside && !hydrated && (
+      {/* Without JavaScript the first submit button is the one Enter presses: Continue, not an offer below. */}
+      {(outside || full) && !hydrated && (
         <button type="submit" name="action" value="next" hidden>
           Continue to Your Details
         </button>
@@ -273,8 +288,13 @@ export function ScheduleStep({ values, errors, update, business, minDate, maxDat
           {(shown || days?.key === jobKey) && (
             <div className="date-summary">
               {shown && <p id="booking-duration">{`This service takes ${durationText(shown.durationMinutes)}: each time shows when it would end.`}</p>}
-              {days?.key === jobKey && <DateSummary days={days.days} date={values.date} choose={onDate} />}
+              {days?.key === jobKey && <DateSummary days={days.days} date={values.date} choose={onDate} offered={full} />}
             </div>
+          )}
+          {full && (
+            <WaitlistOffer day={shortDate(values.date)} part={waitlist ?? 'any'} choose={setWaitlist} join={joinWaitlist} hydrated={hydrated}>
+              <NoTimes date={values.date} />
+            </WaitlistOffer>
           )}
         </>
       ) : (

@@ -5,12 +5,16 @@
 import type { DetailsStep } from './DetailsStep.tsx';
 import type { ScheduleStep, scheduleErrors } from './ScheduleStep.tsx';
 import type { bookingSender } from './send-booking.ts';
+import type { WaitlistJoined } from './Waitlist.tsx';
+import type { WAITLIST_WIZARD_MESSAGES } from '#domain/waitlist-words.ts';
 
 export interface LaterStepsModule {
   ScheduleStep: typeof ScheduleStep;
   scheduleErrors: typeof scheduleErrors;
   DetailsStep: typeof DetailsStep;
   bookingSender: typeof bookingSender;
+  WaitlistJoined: typeof WaitlistJoined;
+  WAITLIST_WIZARD_MESSAGES: typeof WAITLIST_WIZARD_MESSAGES;
 }
 
 let loaded: LaterStepsModule | undefined;

@@ -6,6 +6,11 @@
  * redirects home (POST/redirect/GET). Step 3 carries a submission token made when it is rendered
  * (always per request: it is the answer to a step-2 post), so that the same form posted twice
  * (a double click, a resubmission) makes one booking and gets the same redirect.
+ *
+ * The waitlist (issue 43): step 2 for a date on which no start fits offers it (action 'waitlist',
+ * with the part of the day); step 3 then carries the part and joins the waitlist through the same
+ * service as POST /v1/waitlist, under the same budget as a booking, and answers with its message
+ * (the same token posted twice gets the same answer).
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -36,6 +41,8 @@ import { areaAnswer, postcodeOf, type AreaAnswer } from '../../domain/service-ar
 import { listZones } from '../../db/service-zones.repository.ts';
 import { AppError, formError, isConnectionError } from '../../errors.ts';
 import { availabilityOn, jobQuery } from '../../services/scheduling.service.ts';
+import { joinWaitlist } from '../../services/waitlist.service.ts';
+import { WAITLIST_MESSAGES, WAITLIST_PARTS, WAITLIST_WIZARD_MESSAGES, type WaitlistPart } from '../../domain/waitlist.ts';
 import { createBooking } from '../../services/booking.service.ts';
 import { answerOnce } from '../../services/idempotency.service.ts';
 import { submissionKey } from '../v1/idempotency.ts';
@@ -81,7 +88,10 @@ const BookingForm = Type.Object(
     [HONEYPOT_FIELD]: Type.Optional(Type.String({ maxLength: 200 })),
     step: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('2'), Type.Literal('3')])),
     // 'dropoff': step 2's offer when the vans do not come to the postcode, which keeps everything entered.
-    action: Type.Optional(Type.Union([...['next', 'back', 'dropoff', ...VEHICLE_ACTIONS].map((action) => Type.Literal(action))])),
+    // 'waitlist': step 2's offer when no start fits the date (issue 43).
+    action: Type.Optional(Type.Union([...['next', 'back', 'dropoff', 'waitlist', ...VEHICLE_ACTIONS].map((action) => Type.Literal(action))])),
+    // The waitlist's part of the day: step 2's choice, and on step 3 joining the waitlist instead of booking.
+    part: Type.Optional(Type.Union(WAITLIST_PARTS.map((part) => Type.Literal(part)))),
     submission: Type.Optional(submissionKey("Step 3's submission token")),
   },
   { additionalProperties: false },
@@ -93,6 +103,7 @@ type BookingFormBody = Partial<Record<BookingTextField, string>> & {
   step?: '1' | '2' | '3';
   action?: string;
   submission?: string;
+  part?: WaitlistPart;
 } & Record<string, string | string[] | undefined>;
 
 function isFinalStep(body: BookingFormBody | undefined): boolean {
@@ -114,6 +125,10 @@ interface StateExtras {
   quote?: Quote | null;
   /** Step 2 on site: whether the vans come to the postcode. */
   area?: AreaAnswer | null;
+  /** The waitlist's part of the day (step 3: joining it). */
+  waitlist?: WaitlistPart | null;
+  /** The waitlist joined: its message. */
+  joined?: string;
 }
 
 function state(now: Date, step: WizardStep, values: WizardInput, errors: BookingState['errors'] = [], message: string | null = null, extras: StateExtras = {}): BookingState {
@@ -129,6 +144,8 @@ function state(now: Date, step: WizardStep, values: WizardInput, errors: Booking
     submission: extras.submission ?? null,
     quote: extras.quote ?? null,
     area: extras.area ?? null,
+    waitlist: extras.waitlist ?? null,
+    joined: extras.joined ?? null,
   };
 }
 
@@ -213,10 +230,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body as BookingFormBody;
       const step = Number(body.step ?? '1') as WizardStep;
       let values = valuesOf(body);
+      // The waitlist's part of the day as posted (issue 43): step 2's choice, or step 3 joining the waitlist.
+      let waitlist = body.part ?? null;
       const render = (status: number, next: BookingState) => reply.page({ status, state: next, cacheKey: false });
       // Step 3 shows the server's quote for the e-mail already entered (the list price before).
       const detailsStep = async (status: number, submission: string, errors: BookingState['errors'] = [], message: string | null = null) =>
-        render(status, state(now, 3, values, errors, message, { submission, quote: await quoteForWizard(app.db, jobBody(values), app.config.business) }));
+        render(status, state(now, 3, values, errors, message, { submission, quote: await quoteForWizard(app.db, jobBody(values), app.config.business), waitlist }));
 
       /** Step 2 for a date already chosen shows that date's times as they stand (no JavaScript needed). */
       const availabilityOf = async (date: string): Promise<BookingState['availability']> => {
@@ -252,7 +271,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         }
       };
       const stepTwo = async (status: number, errors: BookingState['errors'] = [], message: string | null = null) =>
-        render(status, state(now, 2, values, errors, message, { availability: await availabilityOf(values.date), area: await areaOf() }));
+        render(status, state(now, 2, values, errors, message, { availability: await availabilityOf(values.date), area: await areaOf(), waitlist }));
 
       if (body.action === 'dropoff') {
         values.serviceType = 'dropoff';
@@ -276,10 +295,20 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (step === 2) {
         const [availability, area] = [await availabilityOf(values.date), await areaOf()];
-        const errors = withSlotError(validateScheduleStep(values, bookingWindow(now)), availability?.slots ?? null, values.time);
+        // The waitlist's offer (issue 43) takes the step's rules but the time, for a date on which no start fits.
+        const joining = body.action === 'waitlist';
+        const scheduleErrors = validateScheduleStep(values, bookingWindow(now));
+        const errors = joining ? scheduleErrors.filter((error) => error.field !== 'time') : withSlotError(scheduleErrors, availability?.slots ?? null, values.time);
+        if (joining && availability?.slots.some((slot) => slot.available)) errors.push({ field: 'time', message: WAITLIST_WIZARD_MESSAGES.timeFree });
         // Outside the service area the times mean nothing: the postcode comes first.
         if (area?.served === false) errors.unshift({ field: 'postalCode', message: area.message });
-        if (errors.length > 0) return render(400, state(now, 2, values, errors, null, { availability, area }));
+        if (errors.length > 0) return render(400, state(now, 2, values, errors, null, { availability, area, waitlist }));
+        if (joining) {
+          waitlist ??= 'any';
+          values.time = '';
+        } else {
+          waitlist = null;
+        }
         // Step 3 shows the quote, which tells whether the e-mail has booked before: the same budget
         // as POST /v1/quote, so that the probe runs at the documented rate whatever the door.
         try {
@@ -288,7 +317,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           const error = formError(caught);
           if (!error || error.statusCode !== 429) throw caught;
           reply.headers(error.headers);
-          return render(429, state(now, 2, values, [], error.message, { availability, area }));
+          return render(429, state(now, 2, values, [], error.message, { availability, area, waitlist }));
         }
         return detailsStep(200, randomUUID());
       }
@@ -299,6 +328,17 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       try {
         app.formGuard.check(request, reply, body[HONEYPOT_FIELD]);
         const payload = jobBody(values);
+        if (waitlist) {
+          // Joining the waitlist: the same service as POST /v1/waitlist; the same token posted again gets the same answer.
+          const part = waitlist;
+          const joined = await answerOnce(app.db, { scope: 'waitlist-form', key: body.submission, payload: { ...payload, part } }, async (trx) => {
+            const entry = await joinWaitlist(trx, { ...payload, part }, app.waitlistOptions());
+            request.log.info({ waitlistEntryId: entry.id, date: entry.date }, 'waitlist joined (form post)');
+            return { status: 200, body: { message: WAITLIST_MESSAGES.joined(entry.date, part) } };
+          });
+          if (joined.replayed) request.log.info('waitlist form posted again; the first answer is repeated');
+          return render(joined.status, state(now, 3, values, [], null, { waitlist, joined: joined.body.message }));
+        }
         const answer = await answerOnce(app.db, { scope: 'booking-form', key: body.submission, payload }, async (trx) => {
           const booking = await createBooking(trx, payload, {
             now,
