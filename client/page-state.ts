@@ -166,8 +166,8 @@ export interface ManageState {
   plan: ManagePlan | null;
   /** An upcoming booking not in a plan: the intervals it can repeat at ("Make this a regular valet"); null otherwise. */
   planIntervals: PlanIntervalChoice[] | null;
-  /** A place offered from the waitlist (issue 43), still held: until when, in words ('Sunday 29 November 2026, 4:15 pm'); null otherwise. */
-  offer: { until: string } | null;
+  /** A place offered from the waitlist (issue 43), still held: what is held and until when, in words (the server formats it); null otherwise. */
+  offer: { text: string } | null;
 }
 
 /** A plan's visit as its page shows it. */

@@ -12,7 +12,7 @@ import { durationText } from '#domain/catalogue.ts';
 import { awaitingConfirmationText, CONFIRM_BOOKING_LABEL, cutoffExplanation, MANAGE_MESSAGES, moveLimitExplanation } from '#domain/manage-rules.ts';
 import { adjustmentLabel, discountLabel, formatNzd, lineLabel, TRAVEL_FEE_LABEL } from '#domain/pricing.ts';
 import { weatherMoveText } from '#domain/weather-day.ts';
-import { WAITLIST_MESSAGES } from '#domain/waitlist.ts';
+import { WAITLIST_OFFER_WORDS } from '#domain/waitlist-words.ts';
 import { errorFor } from '../components/field-errors.ts';
 import type { PageProps } from '../page-props.ts';
 import type { ManagedBooking, ManageMove, ManagePlan, ManageState, PlanIntervalChoice } from '../page-state.ts';
@@ -204,24 +204,24 @@ function PlanPart({ base, plan, version, showActions }: { base: string; plan: Ma
 }
 
 /** A place offered from the waitlist (issue 43): confirm it, or let the next person have it. Two plain forms. */
-function OfferAnswer({ base, booking, until }: { base: string; booking: ManagedBooking; until: string }) {
+function OfferAnswer({ base, booking, text }: { base: string; booking: ManagedBooking; text: string }) {
   return (
     <section className="notice manage-offer" aria-labelledby="manage-offer-title">
-      <h2 id="manage-offer-title">{WAITLIST_MESSAGES.offerHeading}</h2>
-      <p>{WAITLIST_MESSAGES.offerHeld(booking.date, booking.time, until)}</p>
+      <h2 id="manage-offer-title">{WAITLIST_OFFER_WORDS.offerHeading}</h2>
+      <p>{text}</p>
       <div className="actions">
         <form method="post" action={`${base}/offer`}>
           <input type="hidden" name="version" value={booking.version} />
           <input type="hidden" name="answer" value="yes" />
           <button type="submit" className="button button-primary">
-            Confirm this time
+            {WAITLIST_OFFER_WORDS.confirmButton}
           </button>
         </form>
         <form method="post" action={`${base}/offer`}>
           <input type="hidden" name="version" value={booking.version} />
           <input type="hidden" name="answer" value="no" />
           <button type="submit" className="button button-ghost">
-            No thanks
+            {WAITLIST_OFFER_WORDS.declineButton}
           </button>
         </form>
       </div>
@@ -282,8 +282,8 @@ export default function ManagePage({ business, state }: PageProps<ManageState>) 
           />
         )}
         {view === 'move' && move && <MoveChooser base={base} booking={booking} move={move} />}
-        {view === 'overview' && state.offer && <OfferAnswer base={base} booking={booking} until={state.offer.until} />}
-        {lock === 'offered' && !state.offer && <p className="manage-locked">{WAITLIST_MESSAGES.offerEnded}</p>}
+        {view === 'overview' && state.offer && <OfferAnswer base={base} booking={booking} text={state.offer.text} />}
+        {lock === 'offered' && !state.offer && <p className="manage-locked">{WAITLIST_OFFER_WORDS.offerEnded}</p>}
         {view === 'overview' && booking.awaitingUntil !== null && (
           <form className="notice manage-awaiting" method="post" action={`${base}/confirm-email`}>
             <p>{awaitingConfirmationText(booking.awaitingUntil)}</p>

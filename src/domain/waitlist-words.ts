@@ -31,3 +31,11 @@ export const WAITLIST_WIZARD_MESSAGES = {
   joinedHeading: 'You are on the waitlist',
   timeFree: 'A time is free on that date: please choose it instead.',
 } as const;
+
+/** The manage page's words for a place offered (issue 43); the hold's text itself comes formatted from the server. */
+export const WAITLIST_OFFER_WORDS = {
+  offerHeading: 'A time opened up for you',
+  offerEnded: 'This offer has ended: the time was held for you until it lapsed, and has been offered to the next person waiting.',
+  confirmButton: 'Confirm this time',
+  declineButton: 'No thanks',
+} as const;

@@ -5,9 +5,9 @@
  * (src/services/waitlist.service.ts) asks the scheduling engine and writes.
  */
 import { appointmentText, aucklandInstant, addDaysToDay, dayText } from './booking-dates.ts';
-import { PART_LABELS, type WaitlistPart } from './waitlist-words.ts';
+import { PART_LABELS, WAITLIST_OFFER_WORDS, type WaitlistPart } from './waitlist-words.ts';
 
-export { PART_LABELS, WAITLIST_PARTS, WAITLIST_WIZARD_MESSAGES, isWaitlistPart, type WaitlistPart } from './waitlist-words.ts';
+export { PART_LABELS, WAITLIST_OFFER_WORDS, WAITLIST_PARTS, WAITLIST_WIZARD_MESSAGES, isWaitlistPart, type WaitlistPart } from './waitlist-words.ts';
 
 /** Noon: a morning start is before it, an afternoon start at or after it. */
 const NOON = '12:00';
@@ -42,12 +42,12 @@ export const WAITLIST_MESSAGES = {
   alreadyWaiting: 'You are already on the waitlist for that date.',
   partInvalid: 'Please choose morning, afternoon or any time.',
   dateRequired: 'Please choose the date you would like.',
-  offerHeading: 'A time opened up for you',
+  offerHeading: WAITLIST_OFFER_WORDS.offerHeading,
   offerHeld: (date: string, time: string, until: string) =>
     `${appointmentText(date, time)} is held for you until ${until}. Confirm it to book it; if you cannot make it, let the next person have it.`,
   confirmed: 'Thank you! The time is yours: your booking has been received. We will contact you shortly to confirm it.',
   declined: 'Thank you for letting us know. We have offered the time to the next person waiting.',
-  offerEnded: 'This offer has ended: the time was held for you until it lapsed, and has been offered to the next person waiting.',
+  offerEnded: WAITLIST_OFFER_WORDS.offerEnded,
   notOffered: 'This booking is not an offer waiting for your answer.',
   staffNoEntry: 'That waitlist entry is no longer waiting for a place.',
   staffNoFit: 'That start does not fit this job. Choose another.',

@@ -57,8 +57,8 @@ export interface WaitlistOptions {
 export type WaitlistRequest = Partial<BookingInput> & { date?: string; part?: string };
 
 /** The request as stored: the booking body without its date, time and part (trimmed like a booking's). */
-function storedRequest(input: BookingInput): Record<string, unknown> {
-  const { date: _date, time: _time, ...rest } = input;
+function storedRequest(input: BookingInput & { part?: unknown }): Record<string, unknown> {
+  const { date: _date, time: _time, part: _part, ...rest } = input;
   const trimmed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rest)) trimmed[key] = typeof value === 'string' ? value.trim() : value;
   return trimmed;

@@ -147,7 +147,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       planIntervals: plan === null && isUpcoming(booking) && booking.awaiting_email_until === null ? planIntervalChoices() : null,
       offer:
         booking.status === 'offered' && booking.offer_expires_at && booking.offer_expires_at.getTime() > app.now().getTime()
-          ? { until: appointmentText(aucklandDate(booking.offer_expires_at), aucklandTime(booking.offer_expires_at)) }
+          ? { text: WAITLIST_MESSAGES.offerHeld(booking.date, booking.time, appointmentText(aucklandDate(booking.offer_expires_at), aucklandTime(booking.offer_expires_at))) }
           : null,
     };
   }
