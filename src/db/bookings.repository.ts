@@ -145,17 +145,21 @@ export interface NewBookingFacts {
   newCustomersLastHour?: number;
   /** Whether bookings on the date lapse now, unconfirmed (anyToLapse): then the schedule is read again once they have. */
   lapsable: boolean;
+  /** Whether the customer waits on the date's waitlist (issue 43): booking it, they leave it. */
+  waiting: boolean;
   /** The schedule facts of the placement's span. */
   schedule: ScheduleFacts;
 }
 
 /** newBookingFacts' statement (exported so that a test can EXPLAIN it). */
 export function newBookingFactsQuery(customer: CustomerIdentity, fromDate: string, placement: NewBookingPlacement) {
-  return sql<CustomerFactsRow & ScheduleFacts & { lapsable: boolean; new_customers: string | number | null }>`
+  return sql<CustomerFactsRow & ScheduleFacts & { lapsable: boolean; new_customers: string | number | null; waiting: boolean }>`
     ${customerCte(customer)}
     select ${customerFactsColumns(fromDate)},
       ${placement.countNewCustomers ? newCustomersLastHour : sql`null`} as new_customers,
       ${anyToLapse(placement.now, placement.date)} as lapsable,
+      exists (select 1 from waitlist_entries where email_canonical = customer.email and email_canonical is not null
+        and "date" = ${placement.date} and status in ('waiting', 'offered') and status = 'waiting') as waiting,
       ${scheduleFactsColumns(placement.span[0], placement.span[1])}
     from customer`;
 }
@@ -176,7 +180,8 @@ export interface NewBookingPlacement {
  * either is completed, then the customer is not new and the hourly brake does not count them:
  * each part probes a partial index of migrations/013), the new customers' bookings of the last
  * hour when `countNewCustomers` (the brake's count, under its lock), whether any
- * booking on `placement.date` lapses at `placement.now` (anyToLapse), and the schedule facts of
+ * booking on `placement.date` lapses at `placement.now` (anyToLapse), whether the customer waits
+ * on that date's waitlist (a probe of waitlist_open_email_idx), and the schedule facts of
  * `placement.span` (scheduleFacts).
  */
 export async function newBookingFacts(
@@ -190,6 +195,7 @@ export async function newBookingFacts(
     customer: customerFactsOf(row),
     ...(row.new_customers === null ? {} : { newCustomersLastHour: Number(row.new_customers) }),
     lapsable: row.lapsable,
+    waiting: row.waiting,
     schedule: scheduleFactsOf(row),
   };
 }

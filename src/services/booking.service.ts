@@ -209,7 +209,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
         // (for an offer, the offer's e-mail: the rest when the customer confirms it).
         await queueBookingMail(trx, { type: offer ? 'offered' : 'created', bookingId: stored.id, booking: stored }, options.mail);
         // A customer who books a date another way leaves that date's waitlist.
-        if (!offer) await leaveOnBooking(trx, stored.email, stored.date);
+        if (!offer && read.waiting) await leaveOnBooking(trx, stored.email, stored.date);
         return stored;
       }
     }

@@ -114,12 +114,14 @@ const SQL = {
   facts: `with customer as (select canonical_email($1) as email, canonical_phone($2) as phone)
     select
       (select count(*) from bookings where email_canonical = customer.email and email_canonical is not null and status in ('pending', 'confirmed') and "date" >= $3) as upcoming,
-      (exists (select 1 from bookings where email_canonical = customer.email and email_canonical is not null and status <> 'cancelled' and true)
-        or exists (select 1 from bookings where phone_canonical = customer.phone and phone_canonical is not null and status <> 'cancelled' and true)) as has_active,
-      (exists (select 1 from bookings where email_canonical = customer.email and email_canonical is not null and status <> 'cancelled' and status = 'completed')
-        or exists (select 1 from bookings where phone_canonical = customer.phone and phone_canonical is not null and status <> 'cancelled' and status = 'completed')) as has_completed,
+      (exists (select 1 from bookings where email_canonical = customer.email and email_canonical is not null and status <> 'cancelled' and status <> 'offered' and true)
+        or exists (select 1 from bookings where phone_canonical = customer.phone and phone_canonical is not null and status <> 'cancelled' and status <> 'offered' and true)) as has_active,
+      (exists (select 1 from bookings where email_canonical = customer.email and email_canonical is not null and status <> 'cancelled' and status <> 'offered' and status = 'completed')
+        or exists (select 1 from bookings where phone_canonical = customer.phone and phone_canonical is not null and status <> 'cancelled' and status <> 'offered' and status = 'completed')) as has_completed,
       null as new_customers,
       exists (select 1 from bookings where awaiting_email_until IS NOT NULL AND awaiting_email_until <= $4 AND status = 'pending' AND date = $5) as lapsable,
+      exists (select 1 from waitlist_entries where email_canonical = customer.email and email_canonical is not null
+        and "date" = $5 and status in ('waiting', 'offered') and status = 'waiting') as waiting,
       (select coalesce(json_agg(json_build_object('id', id, 'kind', kind, 'position', position, 'name', name) order by position, created_at, id), '[]') from resources where active) as resources,
       (select coalesce(json_agg(json_build_object('kind', kind, 'weekday', weekday, 'opens', opens, 'closes', closes)), '[]') from working_hours) as hours,
       (select value from settings where key = $6) as "weeklyClosedDays",
@@ -132,7 +134,7 @@ const SQL = {
          from closures where during && tstzrange(to_timestamp($8), to_timestamp($9), '[)')) as closures,
       (select coalesce(json_agg(json_build_array(resource_id, extract(epoch from lower(held)) * 1000, extract(epoch from upper(held)) * 1000,
           extract(epoch from ends_at) * 1000, zone_id)), '[]')
-         from bookings where held && tstzrange(to_timestamp($10), to_timestamp($11), '[)') and resource_id is not null and status in ('pending', 'confirmed', 'completed', 'no-show')) as busy
+         from bookings where held && tstzrange(to_timestamp($10), to_timestamp($11), '[)') and resource_id is not null and status in ('offered', 'pending', 'confirmed', 'completed', 'no-show')) as busy
     from customer`,
   booking: `insert into "bookings" (${BOOKING_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${values(1, BOOKING_COLUMNS.length)} on conflict ("reference") do nothing returning *`,
   outbox: `insert into "outbox_emails" (${OUTBOX_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${values(3, OUTBOX_COLUMNS.length)}`,
