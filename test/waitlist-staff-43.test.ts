@@ -62,6 +62,7 @@ forEachBackend(t, async (t, backend) => {
     t.match(answer.data[0], {
       date,
       part: 'morning',
+      partLabel: 'Morning (a start before 12:00)',
       status: 'waiting',
       createdAt: /^\d{4}-\d{2}-\d{2}T/,
       customer: { name: 'Aroha Smith', email: email('aroha'), phone: /^\+64 / },
@@ -80,15 +81,21 @@ forEachBackend(t, async (t, backend) => {
   t.test('staff open the afternoon: the starts that fit each waiting job, outside its part of the day too', async (t) => {
     const reopened = await app.inject({ method: 'DELETE', url: `/v1/closures/${closures[1]}`, headers: { cookie } });
     t.equal(reopened.statusCode, 204);
-    const [first, second] = (await list()).json().data;
-    t.ok(first.freeStarts.length > 0, `free starts: ${first.freeStarts.join(', ')}`);
-    t.ok(first.freeStarts.every((time: string) => time >= '14:00'), 'the afternoon only: the morning stays full');
-    t.ok(second.freeStarts.includes(first.freeStarts[0]), 'the shorter job fits there too');
+    type Start = { time: string; inPart: boolean };
+    const [first, second] = (await list()).json().data as { freeStarts: Start[] }[];
+    const times = first!.freeStarts.map((start) => start.time);
+    t.ok(times.length > 0, `free starts: ${times.join(', ')}`);
+    t.ok(times.every((time) => time >= '14:00'), 'the afternoon only: the morning stays full');
+    t.ok(
+      first!.freeStarts.every((start) => !start.inPart),
+      'each marked outside the morning the customer asked for',
+    );
+    t.ok(second!.freeStarts.some((start) => start.time === times[0]), 'the shorter job fits there too');
   });
 
   t.test('an offer by hand at a start that fits: held as an offered booking, the entry offered by the staff member, the e-mail queued', async (t) => {
     const [first] = (await list()).json().data;
-    const time = first.freeStarts[0] as string;
+    const time = first.freeStarts[0].time as string;
     const res = await offer(aroha, time);
     t.equal(res.statusCode, 201, res.body);
     const { entryId, booking } = res.json();

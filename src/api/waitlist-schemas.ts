@@ -20,6 +20,7 @@ export const WaitlistEntrySchema = Type.Object(
     id: Type.String({ format: 'uuid' }),
     date: Type.String({ format: 'date', description: 'YYYY-MM-DD, in Auckland: the date the customer waits for' }),
     part: Type.Union([Type.Literal('any'), Type.Literal('morning'), Type.Literal('afternoon')], { description: 'When in the day a start suits: before 12:00, from 12:00, or any' }),
+    partLabel: Type.String({ description: 'The part of the day in words, as the customer chose it: "Morning (a start before 12:00)"' }),
     // Every status of WAITLIST_STATUSES (src/domain/waitlist.ts): the route's mapping does not compile without one.
     status: Type.Union(
       [
@@ -42,9 +43,13 @@ export const WaitlistEntrySchema = Type.Object(
     durationMinutes: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'How long the job takes; null when the catalogue no longer has its package' }),
     offeredBy: Type.Union([Type.String(), Type.Null()], { description: 'The member of staff who offered a place by hand; null when the engine offered it, or none was offered' }),
     offer: Type.Union([WaitlistOfferSchema, Type.Null()]),
-    freeStarts: Type.Array(Type.String({ description: 'HH:mm' }), {
-      description: 'A waiting entry: the starts at which its job fits on the date now, whatever its part of the day (an offer by hand may take any of them); empty otherwise',
-    }),
+    freeStarts: Type.Array(
+      Type.Object({
+        time: Type.String({ description: 'HH:mm, in Auckland' }),
+        inPart: Type.Boolean({ description: 'Whether the start is in the part of the day the customer asked for' }),
+      }),
+      { description: 'A waiting entry: the starts at which its job fits on the date now, in its part of the day or not (an offer by hand may take any of them); empty otherwise' },
+    ),
   },
   { description: "A customer on a date's waitlist" },
 );

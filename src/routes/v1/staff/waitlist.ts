@@ -13,7 +13,7 @@ import { WaitlistListSchema, WaitlistOfferMadeSchema, type WaitlistEntryDto } fr
 import { emptyBooking, jobOf, type BookingInput } from '../../../domain/booking-rules.ts';
 import { jobLines, linesMinutes } from '../../../domain/job.ts';
 import { jobText } from '../../../domain/vehicle-text.ts';
-import { isWaitlistPart, WAITLIST_STATUSES, type WaitlistStatus } from '../../../domain/waitlist.ts';
+import { isWaitlistPart, PART_LABELS, startInPart, WAITLIST_STATUSES, type WaitlistStatus } from '../../../domain/waitlist.ts';
 import { fittingStarts, offerByStaff, waitlistOn } from '../../../services/waitlist.service.ts';
 import { DateParam } from '../availability.ts';
 import { IdParams, staffErrorResponses, toBookingDto } from '../schemas.ts';
@@ -24,6 +24,7 @@ const statusOf = (value: string): WaitlistStatus => ((WAITLIST_STATUSES as reado
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 function toWaitlistEntryDto(row: EntryRow, freeStarts: string[]): WaitlistEntryDto {
+  const part = isWaitlistPart(row.part) ? row.part : 'any';
   const request: BookingInput = { ...emptyBooking(), ...(row.request as Partial<BookingInput>) };
   const { vehicles } = jobOf(request);
   const lines = jobLines(vehicles);
@@ -31,7 +32,8 @@ function toWaitlistEntryDto(row: EntryRow, freeStarts: string[]): WaitlistEntryD
   return {
     id: row.id,
     date: row.date,
-    part: isWaitlistPart(row.part) ? row.part : 'any',
+    part,
+    partLabel: PART_LABELS[part],
     status: statusOf(row.status),
     createdAt: row.created_at.toISOString(),
     customer: { name: text(request.name), email: row.email, phone: text(request.phone) },
@@ -41,7 +43,7 @@ function toWaitlistEntryDto(row: EntryRow, freeStarts: string[]): WaitlistEntryD
     durationMinutes: lines ? linesMinutes(lines) : null,
     offeredBy: row.offered_by,
     offer: row.reference && row.time ? { reference: row.reference, time: row.time, expiresAt: row.offer_expires_at?.toISOString() ?? null } : null,
-    freeStarts,
+    freeStarts: freeStarts.map((time) => ({ time, inPart: startInPart(part, time) })),
   };
 }
 
