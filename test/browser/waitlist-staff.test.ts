@@ -14,7 +14,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { aucklandTime } from '../../src/domain/booking-dates.ts';
+import { addDaysToDay, aucklandTime } from '../../src/domain/booking-dates.ts';
+import { longDate } from '../../client/staff/components/format.ts';
 import { baseUrl, buildTestApp, login } from '../helper.ts';
 import { axeViolations, launchBrowser, openPage, openView, signIn } from '../support/browser.ts';
 import { nextWeekday, originalClientPayload, testNow } from '../support/payloads.ts';
@@ -91,6 +92,15 @@ t.test('the waitlist in the day view, 390 px', async (t) => {
   t.ok(await fits(page), 'nothing wider than the screen after the offer');
   t.same(await axeViolations(page), [], 'no axe violation after the offer');
   await picture(page, 'waitlist-offered-390');
+
+  // The next day has no waitlist: no section, no count. Back again, the list is read afresh, without the offer's message.
+  await page.getByRole('button', { name: 'Next day' }).click();
+  await page.getByRole('heading', { name: longDate(addDaysToDay(date, 1)) }).waitFor();
+  t.equal(await section.count(), 0, 'no Waitlist section on a date without entries');
+  t.equal(await page.getByRole('link', { name: /waiting for a place/ }).count(), 0);
+  await page.getByRole('button', { name: 'Previous day' }).click();
+  await entry('Ben Jones').waitFor();
+  t.equal(await section.getByText('Offered 14:00 to Aroha Smith').count(), 0, "the offer's message belongs to the visit before");
 
   t.same(problems, { consoleErrors: [], failedRequests: [], cspViolations: [] });
   await page.context().close();

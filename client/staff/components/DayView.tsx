@@ -441,7 +441,7 @@ export default function DayView({ times, onSignedOut }: { times: readonly string
           {day.lanes.length === 0 ? <p>No active van or bay. Add them in the Schedule view.</p> : <DayTimeline day={day} onMove={setMoving} />}
           {dayWaitlist && dayWaitlist.data.length > 0 && (
             <Suspense fallback={null}>
-              <WaitlistPanel list={dayWaitlist} onSignedOut={onSignedOut} onChanged={() => setReload((n) => n + 1)} />
+              <WaitlistPanel key={dayWaitlist.date} list={dayWaitlist} onSignedOut={onSignedOut} onChanged={() => setReload((n) => n + 1)} />
             </Suspense>
           )}
         </div>
