@@ -105,6 +105,10 @@ export async function joinWaitlist(db: Kysely<Database>, raw: WaitlistRequest, o
   });
 }
 
+/** The entry's date as the engine sees its job there now: each start, and whether the job fits at it. */
+const dayOfEntry = (db: Kysely<Database>, entry: Pick<WaitlistEntry, 'request' | 'date'>, options: Pick<WaitlistOptions, 'now' | 'mail'>) =>
+  availabilityOn(db, entry.date, jobOfRequest(inputOf(entry, TIME_SLOTS[0]!), options.mail), options.now);
+
 /** An offer made: the entry and the booking holding its place. */
 export interface Offer {
   entryId: string;
@@ -128,8 +132,7 @@ export async function offerToEntry(db: Kysely<Database>, entryId: string, option
       // Read again under the lock: another instance may have served it meanwhile.
       const entry = await findWaitlistEntry(trx, entryId);
       if (!entry || entry.status !== 'waiting' || entry.ends_at.getTime() <= options.now.getTime()) return null;
-      const template = inputOf(entry, TIME_SLOTS[0]!);
-      const day = await availabilityOn(trx, entry.date, jobOfRequest(template, options.mail), options.now);
+      const day = await dayOfEntry(trx, entry, options);
       const part = isWaitlistPart(entry.part) ? entry.part : 'any';
       const fits = day.slots.filter((slot) => slot.available && (chosen ? slot.time === chosen.time : startInPart(part, slot.time)));
       const start = fits[0];
@@ -224,6 +227,21 @@ export async function declineOffer(db: Kysely<Database>, token: string, version:
 /** Staff's view of a date's waitlist. */
 export async function waitlistOn(db: Kysely<Database>, date: string) {
   return entriesOn(db, date);
+}
+
+/**
+ * The starts at which an entry's job fits on its date now, as an offer would find them (staff
+ * choose one to offer by hand); none when the date is outside the booking window, or the job or
+ * its address no longer passes the rules (its package gone from the catalogue, its postcode in no
+ * zone).
+ */
+export async function fittingStarts(db: Kysely<Database>, entry: Pick<WaitlistEntry, 'request' | 'date'>, options: Pick<WaitlistOptions, 'now' | 'mail'>): Promise<string[]> {
+  try {
+    return (await dayOfEntry(db, entry, options)).slots.filter((slot) => slot.available).map((slot) => slot.time);
+  } catch (caught) {
+    if (caught instanceof AppError) return [];
+    throw caught;
+  }
 }
 
 /** Staff offer a place by hand: the entry at `time` (the engine still decides whether it fits), with the reason when it cannot be. */

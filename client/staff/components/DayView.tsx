@@ -5,6 +5,8 @@
  * the jobs that still need a van or bay; or a week of each resource's
  * booked hours. A job is moved with a form (MoveDialog), never by dragging alone. Loaded when its
  * tab is first opened, like the Schedule view, so the dashboard's first bundle stays in its budget.
+ * A date with a waitlist (issue 43) says how many are waiting and shows its Waitlist section, whose
+ * code is loaded only then.
  */
 import { Fragment, Suspense, useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { lazyPart } from '../lib/lazy-part.ts';
@@ -13,8 +15,10 @@ import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
 import { vehicleCount } from '#domain/vehicle-text.ts';
 import { takeEarly } from '../lib/early-data.ts';
 import { useOpening } from '../lib/use-opening.ts';
+import { waitlistApi, type WaitlistListDto } from '../lib/waitlist-api.ts';
 import { cardDate, hoursText, longDate, plural } from './format.ts';
 import { MoveDialog } from './MoveDialog.tsx';
+import type { WaitlistPanelProps } from './WaitlistPanel.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import './BookingLine.css';
 import './DayView.css';
@@ -23,6 +27,20 @@ const KIND_WORDS = { onsite: 'On-site', dropoff: 'Drop-off' } as const;
 
 /** The Weather day panel (issue 21): loaded only when opened. */
 const WeatherDayPanel = lazyPart('staff/components/WeatherDayPanel.tsx', () => import('./WeatherDayPanel.tsx'));
+/**
+ * The date's waitlist (issue 43): loaded only for a date that has one. When its code cannot be
+ * fetched (the van's signal dropped), the section says so and the rest of the day stays on screen
+ * (as PartBoundary does for a whole view, without adding it to the dashboard's first bundle).
+ */
+const WaitlistPanel = lazyPart('staff/components/WaitlistPanel.tsx', () => import('./WaitlistPanel.tsx').catch(() => ({ default: WaitlistUnavailable })));
+
+function WaitlistUnavailable(_props: WaitlistPanelProps) {
+  return (
+    <p className="notice notice-error" role="alert">
+      The waitlist could not be loaded. Check the connection, then reload the page.
+    </p>
+  );
+}
 
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 const clock = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
@@ -285,6 +303,8 @@ export default function DayView({ times, onSignedOut }: { times: readonly string
   const [notice, setNotice] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
   const [weather, setWeather] = useState(false);
+  /** The shown date's waitlist; false when it could not be read. */
+  const [waitlist, setWaitlist] = useState<WaitlistListDto | false | null>(null);
   // The weather-day panel is loaded when first opened (see useOpening).
   const panel = useOpening();
 
@@ -317,6 +337,19 @@ export default function DayView({ times, onSignedOut }: { times: readonly string
     };
   }, [mode, date, reload, failed]);
 
+  // The date's waitlist, read beside its schedule (and again after each change the day view makes).
+  useEffect(() => {
+    if (!date || mode !== 'day') return;
+    let current = true;
+    waitlistApi.list(date).then(
+      (answer) => current && setWaitlist(answer),
+      (caught) => current && (caught instanceof ApiError && caught.status === 401 ? onSignedOut() : setWaitlist(false)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [mode, date, reload, onSignedOut]);
+
   const go = (next: string) => {
     if (!next) return;
     setNotice(null);
@@ -324,6 +357,7 @@ export default function DayView({ times, onSignedOut }: { times: readonly string
   };
   const step = mode === 'day' ? 1 : 7;
   const shown = mode === 'day' ? (day?.date === date ? day : null) : week?.from === date ? week : null;
+  const dayWaitlist = waitlist && waitlist.date === date ? waitlist : null;
   const movable = (booking: BookingDto) => (day?.lanes ?? []).map((l) => l.resource).filter((r) => r.active && r.kind === booking.serviceType);
 
   return (
@@ -393,8 +427,23 @@ export default function DayView({ times, onSignedOut }: { times: readonly string
             {longDate(day.date)}
             {day.weeklyClosed && ' · closed every week on this day'}
           </h3>
+          {waitlist === false ? (
+            <p className="day-waitlist">The waitlist could not be loaded.</p>
+          ) : (
+            dayWaitlist &&
+            dayWaitlist.waiting > 0 && (
+              <p className="day-waitlist">
+                <a href="#waitlist-title">{`${plural(dayWaitlist.waiting, 'customer')} waiting for a place`}</a>
+              </p>
+            )
+          )}
           {day.unassigned.length > 0 && <Unassigned jobs={day.unassigned} onMove={setMoving} />}
           {day.lanes.length === 0 ? <p>No active van or bay. Add them in the Schedule view.</p> : <DayTimeline day={day} onMove={setMoving} />}
+          {dayWaitlist && dayWaitlist.data.length > 0 && (
+            <Suspense fallback={null}>
+              <WaitlistPanel key={dayWaitlist.date} list={dayWaitlist} onSignedOut={onSignedOut} onChanged={() => setReload((n) => n + 1)} />
+            </Suspense>
+          )}
         </div>
       ) : mode === 'week' && week && shown ? (
         <WeekTable

@@ -33,6 +33,7 @@ import staffMembers from './staff-members.ts';
 import takings from './takings.ts';
 import weatherDays from './weather-days.ts';
 import today from './today.ts';
+import waitlist from './waitlist.ts';
 import weeklyClosedDays from './weekly-closed-days.ts';
 import workingHours from './working-hours.ts';
 
@@ -77,6 +78,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(backups);
   await app.register(plans);
   await app.register(calendarFeeds);
+  await app.register(waitlist);
 };
 
 export default staffRoutes;
