@@ -203,6 +203,12 @@ function PlanPart({ base, plan, version, showActions }: { base: string; plan: Ma
   );
 }
 
+/** The two answers to an offer, each a plain form of its own. */
+const OFFER_ANSWERS = [
+  { answer: 'yes', label: WAITLIST_OFFER_WORDS.confirmButton, look: 'button-primary' },
+  { answer: 'no', label: WAITLIST_OFFER_WORDS.declineButton, look: 'button-ghost' },
+] as const;
+
 /** A place offered from the waitlist (issue 43): confirm it, or let the next person have it. Two plain forms. */
 function OfferAnswer({ base, booking, text }: { base: string; booking: ManagedBooking; text: string }) {
   return (
@@ -210,20 +216,15 @@ function OfferAnswer({ base, booking, text }: { base: string; booking: ManagedBo
       <h2 id="manage-offer-title">{WAITLIST_OFFER_WORDS.offerHeading}</h2>
       <p>{text}</p>
       <div className="actions">
-        <form method="post" action={`${base}/offer`}>
-          <input type="hidden" name="version" value={booking.version} />
-          <input type="hidden" name="answer" value="yes" />
-          <button type="submit" className="button button-primary">
-            {WAITLIST_OFFER_WORDS.confirmButton}
-          </button>
-        </form>
-        <form method="post" action={`${base}/offer`}>
-          <input type="hidden" name="version" value={booking.version} />
-          <input type="hidden" name="answer" value="no" />
-          <button type="submit" className="button button-ghost">
-            {WAITLIST_OFFER_WORDS.declineButton}
-          </button>
-        </form>
+        {OFFER_ANSWERS.map(({ answer, label, look }) => (
+          <form key={answer} method="post" action={`${base}/offer`}>
+            <input type="hidden" name="version" value={booking.version} />
+            <input type="hidden" name="answer" value={answer} />
+            <button type="submit" className={`button ${look}`}>
+              {label}
+            </button>
+          </form>
+        ))}
       </div>
     </section>
   );
