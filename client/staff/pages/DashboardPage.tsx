@@ -27,6 +27,7 @@ const StaffBookingForm = lazyPart('staff/components/StaffBookingForm.tsx', () =>
 const DayView = lazyPart('staff/components/DayView.tsx', () => import('../components/DayView.tsx'));
 const TodayView = lazyPart('staff/components/TodayView.tsx', () => import('../components/TodayView.tsx'));
 const BackupsPanel = lazyPart('staff/components/BackupsPanel.tsx', () => import('../components/BackupsPanel.tsx'));
+const WebhooksPanel = lazyPart('staff/components/WebhooksPanel.tsx', () => import('../components/WebhooksPanel.tsx'));
 const TakingsPanel = lazyPart('staff/components/TakingsPanel.tsx', () => import('../components/TakingsPanel.tsx'));
 const CompleteDialog = lazyPart('staff/components/CompleteDialog.tsx', () => import('../components/CompleteDialog.tsx'));
 const PasswordDialog = lazyPart('staff/components/PasswordDialog.tsx', () => import('../components/PasswordDialog.tsx'));
@@ -80,7 +81,7 @@ function StaffBar({ businessName }: { businessName: string }) {
   );
 }
 
-type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'plans' | 'today' | 'takings' | 'staff' | 'backups';
+type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'plans' | 'today' | 'takings' | 'staff' | 'backups' | 'webhooks';
 
 export default function DashboardPage({ state, business }: PageProps<DashboardState>) {
   const [signedIn, setSignedIn] = useState(state.signedIn);
@@ -152,6 +153,8 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
     ...(state.staffRole === 'owner' || (prompt && !state.signedIn) ? [{ key: 'staff' as const, label: 'Staff' }] : []),
     // Backups hold every customer's details: the owner's alone (issue 42).
     ...(state.staffRole === 'owner' || (prompt && !state.signedIn) ? [{ key: 'backups' as const, label: 'Backups' }] : []),
+    // Webhooks carry bookings to other systems: the owner's alone (issue 44).
+    ...(state.staffRole === 'owner' || (prompt && !state.signedIn) ? [{ key: 'webhooks' as const, label: 'Webhooks' }] : []),
   ];
   return (
     <>
@@ -237,6 +240,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
             {tab === 'plans' && <PlansView onSignedOut={signedOut} />}
             {tab === 'staff' && <StaffMembersView onSignedOut={signedOut} />}
             {tab === 'backups' && <BackupsPanel onSignedOut={signedOut} />}
+            {tab === 'webhooks' && <WebhooksPanel onSignedOut={signedOut} />}
             {tab === 'emails' && <EmailsView onSignedOut={signedOut} />}
           </Suspense>
         </PartBoundary>
