@@ -1,14 +1,16 @@
 /**
  * Webhooks (issue 44), the owner's alone: the endpoints (URL, events, on or off), one added with
  * its signing secret shown once, a secret rotated, an endpoint turned off, on or deleted, and each
- * endpoint's latest deliveries with "Resend". Loaded when its tab is first opened.
+ * endpoint's latest deliveries with "Resend". Loaded when its tab is first opened. No stylesheet of
+ * its own (the dashboard links every part's CSS with the page): the Backups table's, and a few inline rules.
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { WebhookDeliveryDto, WebhookEndpointDto, WebhookSecretDto } from '#api/webhook-schemas.ts';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '#domain/webhooks.ts';
 import { ApiError, call, send } from '../lib/staff-api.ts';
 import { dateTime } from './format.ts';
-import './WebhooksPanel.css';
+
+const WRAP = { overflowWrap: 'anywhere' } as const;
 
 const STATUS_TEXT: Record<WebhookDeliveryDto['status'], string> = { queued: 'Queued', delivered: 'Delivered', failed: 'Failed' };
 
@@ -33,7 +35,7 @@ function Deliveries({ endpoint, onError }: { endpoint: WebhookEndpointDto; onErr
   if (!rows) return <p>Loading deliveries…</p>;
   if (rows.length === 0) return <p>No deliveries yet.</p>;
   return (
-    <table className="webhooks-table">
+    <table className="backups-table" style={WRAP}>
       <caption className="visually-hidden">Latest deliveries to {endpoint.url}, newest first</caption>
       <thead>
         <tr>
@@ -129,7 +131,7 @@ export default function WebhooksPanel({ onSignedOut }: { onSignedOut(): void }) 
   const toggle = (e: WebhookEvent) => setEvents((now) => (now.includes(e) ? now.filter((x) => x !== e) : WEBHOOK_EVENTS.filter((x) => x === e || now.includes(x))));
 
   return (
-    <section className="webhooks" aria-labelledby="webhooks-title">
+    <section aria-labelledby="webhooks-title">
       <h2 id="webhooks-title">Webhooks</h2>
       <p>Each change is posted to these addresses, signed as Standard Webhooks says: verify it with the endpoint’s secret.</p>
       {error && (
@@ -139,7 +141,7 @@ export default function WebhooksPanel({ onSignedOut }: { onSignedOut(): void }) 
       )}
       <div role="status">
         {secret && (
-          <div className="notice webhooks-secret">
+          <div className="notice" style={WRAP}>
             <p>{secret.message}</p>
             <p>
               Secret for {secret.url}: <code>{secret.secret}</code>
@@ -152,10 +154,10 @@ export default function WebhooksPanel({ onSignedOut }: { onSignedOut(): void }) 
       </div>
       {endpoints && endpoints.length === 0 && <p>No endpoints yet.</p>}
       {endpoints && endpoints.length > 0 && (
-        <ul className="webhooks-list">
+        <ul style={{ listStyle: 'none', padding: 0 }}>
           {endpoints.map((e) => (
-            <li key={e.id} className="webhooks-endpoint">
-              <p className="webhooks-url">
+            <li key={e.id} style={{ borderBottom: '1px solid var(--color-tint)', paddingBottom: 'var(--space-2)' }}>
+              <p style={WRAP}>
                 <strong>{e.description || e.url}</strong>
                 {e.description && <span> {e.url}</span>}
               </p>
@@ -163,7 +165,7 @@ export default function WebhooksPanel({ onSignedOut }: { onSignedOut(): void }) 
                 {e.enabled ? 'On' : `Off: ${e.disabledReason ?? ''}`} · {e.events.join(', ')}
                 {e.enabled && e.failingSince ? ` · failing since ${dateTime(e.failingSince)}` : ''}
               </p>
-              <div className="webhooks-actions">
+              <div style={{ display: 'flex', flexWrap: 'wrap', gap: 'var(--space-2)' }}>
                 <button type="button" className="button button-ghost button-small" disabled={busy} onClick={() => void act(() => send('PATCH', `/v1/webhooks/${e.id}`, { enabled: !e.enabled }))}>
                   {e.enabled ? 'Turn off' : 'Turn on'}
                 </button>
@@ -192,7 +194,7 @@ export default function WebhooksPanel({ onSignedOut }: { onSignedOut(): void }) 
           ))}
         </ul>
       )}
-      <form className="webhooks-form" onSubmit={add}>
+      <form style={{ display: 'grid', gap: 'var(--space-1)', maxWidth: '36rem' }} onSubmit={add}>
         <h3>Add an endpoint</h3>
         <label htmlFor="webhook-url">URL</label>
         <input id="webhook-url" type="url" required inputMode="url" placeholder="https://" value={url} onChange={(e) => setUrl(e.target.value)} />
@@ -201,7 +203,7 @@ export default function WebhooksPanel({ onSignedOut }: { onSignedOut(): void }) 
         <fieldset>
           <legend>Events</legend>
           {WEBHOOK_EVENTS.map((e) => (
-            <label key={e} className="webhooks-event">
+            <label key={e} style={{ display: 'block' }}>
               <input type="checkbox" checked={events.includes(e)} onChange={() => toggle(e)} /> {e}
             </label>
           ))}
