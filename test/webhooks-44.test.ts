@@ -161,6 +161,27 @@ forEachBackend(t, async (t, backend) => {
     await staff('DELETE', `/v1/webhooks/${endpoint.id}`);
   });
 
+  t.test('an endpoint failing for WEBHOOK_DISABLE_AFTER_DAYS is turned off and the owner e-mailed', async (t) => {
+    const endpoint = await register('/dead', ['booking.created']);
+    await app.db.updateTable('webhook_endpoints').set({ failing_since: new Date(clock.getTime() - 5 * 86_400_000 + 1_000) }).where('id', '=', endpoint.id).execute();
+    hooks.answers.push({ status: 500 });
+    await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ date: inDays(8), time: '09:00', email: `dead-${backend}@example.co.nz` }) });
+    await app.webhooks.sendDue();
+    t.match((await staff('GET', '/v1/webhooks')).json().data.find((e: { id: string }) => e.id === endpoint.id), { enabled: true }, 'not yet: 5 days less a second');
+    clock = new Date(clock.getTime() + 60_000);
+    hooks.answers.push({ status: 500 });
+    await app.webhooks.sendDue();
+    t.equal(receivedAt('/dead').length, 2);
+    t.match((await staff('GET', '/v1/webhooks')).json().data.find((e: { id: string }) => e.id === endpoint.id), { enabled: false, disabledReason: /failed for 5 days/ });
+    const mail = await app.db.selectFrom('outbox_emails').selectAll().where('kind', '=', 'staff-webhook-disabled').execute();
+    t.equal(mail.length, 1, 'the owner is e-mailed once');
+    t.match(mail[0], { subject: /webhook endpoint was turned off/i, text_body: /\/dead/ });
+    clock = new Date(clock.getTime() + 3_600_000);
+    await app.webhooks.sendDue();
+    t.equal(receivedAt('/dead').length, 2, 'nothing more is sent to it');
+    await staff('DELETE', `/v1/webhooks/${endpoint.id}`);
+  });
+
   t.test('a delivery queued before an erasure and sent after carries no personal data', async (t) => {
     const endpoint = await register('/privacy');
     // The first attempt fails: the delivery waits for its retry, queued with the booking as it was.
