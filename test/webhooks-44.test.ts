@@ -232,3 +232,20 @@ t.test('in production a URL must be https', async (t) => {
   t.ok(webhookUrlProblem('https://user:pw@example.com/hook', { httpsOnly: true }));
   t.ok(webhookUrlProblem('ftp://example.com/', { httpsOnly: false }));
 });
+
+t.test('a booking that lapses unconfirmed (BOOKING_CONFIRMATION=email) sends booking.cancelled', async (t) => {
+  let clock = testNow;
+  const app = await buildTestApp(t, { env: { WEBHOOKS_ALLOW_PRIVATE: 'true', BOOKING_CONFIRMATION: 'email', CONFIRM_WITHIN_MINUTES: '30' }, now: () => clock });
+  const cookie = await login(app);
+  const hooks = await receiver(t);
+  const made = await app.inject({ method: 'POST', url: '/v1/webhooks', headers: { cookie }, payload: { url: hooks.url('/lapse'), events: ['booking.created', 'booking.cancelled'] } });
+  t.equal(made.statusCode, 201, made.body);
+  const created = await app.inject({ method: 'POST', url: '/v1/create-booking', payload: originalClientPayload({ date: inDays(4), time: '09:00', email: 'lapse@example.co.nz' }) });
+  t.equal(created.statusCode, 201, created.body);
+  clock = new Date(clock.getTime() + 31 * 60_000);
+  t.same(await app.lapseUnconfirmedBookings(), [created.json().id]);
+  await app.webhooks.sendDue();
+  const got = hooks.received.map((r) => verify(made.json().secret, r));
+  t.same(got.map((p) => p.type), ['booking.created', 'booking.cancelled']);
+  t.match(got[1], { data: { lapsed: true, booking: { status: 'cancelled', lapsedAt: String } } });
+});

@@ -73,6 +73,16 @@ export function queueBookingWebhook(
   return queueWebhookEvent(trx, event, { booking: toBookingDto(booking), ...extra }, booking.id, context);
 }
 
+/**
+ * booking.cancelled for bookings that lapsed unconfirmed (BOOKING_CONFIRMATION=email), in the
+ * lapse's transaction; `data.lapsed` true. Nothing is read when none lapsed or no endpoint listens.
+ */
+export async function queueLapsedWebhooks(trx: Kysely<Database>, bookingIds: readonly string[], context: WebhookQueueContext): Promise<void> {
+  if (bookingIds.length === 0 || (await endpointsFor(trx, 'booking.cancelled')).length === 0) return;
+  const lapsed = await trx.selectFrom('bookings').selectAll().where('id', 'in', [...bookingIds]).orderBy('starts_at').execute();
+  for (const booking of lapsed) await queueBookingWebhook(trx, 'booking.cancelled', booking as Booking, context, { lapsed: true });
+}
+
 /** payment.recorded: a completed job's payment, with its booking. */
 export function queuePaymentWebhook(trx: Kysely<Database>, booking: Booking, payment: BookingPayment, context: WebhookQueueContext): Promise<number> {
   return queueWebhookEvent(trx, 'payment.recorded', { booking: toBookingDto(booking), payment: paymentData(payment) }, booking.id, context);
