@@ -50,9 +50,13 @@ function errorText(err: unknown): string {
 
 /** Posts the body and answers the status; the answer's body is read and dropped. */
 async function post(url: URL, body: string, headers: Record<string, string>, allowPrivate: boolean): Promise<number> {
+  // One limit for the whole exchange, the name's lookup included.
+  const signal = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
+  const timedOut = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }));
+  timedOut.catch(() => undefined);
   // An address written in the URL is connected to without a lookup: checked here. A host name is
   // checked again by the socket's own lookup, on the address it connects to.
-  await assertPublicDestination(url, allowPrivate);
+  await Promise.race([assertPublicDestination(url, allowPrivate), timedOut]);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<number>((resolve, reject) => {
     const request = client.request(
@@ -61,7 +65,7 @@ async function post(url: URL, body: string, headers: Record<string, string>, all
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': USER_AGENT },
         lookup: checkedLookup(allowPrivate) as never,
-        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+        signal,
         agent: false,
       },
       (response) => {
