@@ -13,7 +13,8 @@
  * without one delivered is disabled and the owner e-mailed.
  *
  * It polls every WEBHOOK_POLL_MS and looks at once after a request of this process queued a
- * delivery; app.webhooks.sendDue() runs a pass now (tests drive it with their clock).
+ * delivery (the loop it shares with the e-mails', sender-loop.ts); app.webhooks.sendDue() runs a
+ * pass now (tests drive it with their clock).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -23,6 +24,7 @@ import { claimDueDeliveries, disableFailingEndpoint, finishDelivery, markEndpoin
 import { webhookRetryDelayMs } from '../../domain/webhooks.ts';
 import { queueWebhookDisabledMail } from '../../mail/webhook-disabled.ts';
 import { assertPublicDestination, checkedLookup } from '../../webhooks/destination.ts';
+import { senderLoop } from './sender-loop.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -82,16 +84,6 @@ async function post(url: URL, body: string, headers: Record<string, string>, all
 export default fp(
   async (app) => {
     const settings = app.config.webhooks;
-    let closing = false;
-    let queuedSinceRequest = false;
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<void> | undefined;
-    let again = false;
-
-    app.mail.onWebhookQueued = () => {
-      queuedSinceRequest = true;
-    };
-
     async function failed(delivery: ClaimedDelivery, httpStatus: number | null, error: string): Promise<void> {
       const now = app.now();
       const last = delivery.attempts >= settings.maxAttempts;
@@ -148,64 +140,15 @@ export default fp(
       await failed(delivery, status, status >= 300 && status < 400 ? `Answered ${status}: redirects are not followed` : `Answered ${status}`);
     }
 
-    async function drain(): Promise<void> {
-      while (!closing && app.database.ready) {
-        const claimed = await claimDueDeliveries(app.db, app.now(), LEASE_MS, BATCH);
-        for (const delivery of claimed) {
-          if (closing) break;
-          await send(delivery);
-        }
-        if (claimed.length < BATCH) return;
-      }
-    }
-
-    function sendDue(): Promise<void> {
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          try {
-            await drain();
-          } catch (err) {
-            app.log.warn({ err: { message: (err as Error).message } }, 'the webhook sender could not read its outbox');
-          }
-        } while (again && !closing);
-      })().finally(() => {
-        running = undefined;
-      });
-      return running;
-    }
-
-    app.decorate('webhooks', { sendDue } satisfies WebhookSender);
-
-    app.addHook('onResponse', (_request, _reply, done) => {
-      if (queuedSinceRequest) {
-        queuedSinceRequest = false;
-        void sendDue();
-      }
-      done();
+    const loop = senderLoop(app, {
+      pollMs: settings.pollMs,
+      batch: BATCH,
+      claim: () => claimDueDeliveries(app.db, app.now(), LEASE_MS, BATCH),
+      send,
+      failure: 'the webhook sender could not read its outbox',
     });
-
-    app.addHook('onReady', async () => {
-      const tick = () => {
-        timer = setTimeout(() => {
-          void sendDue().finally(() => {
-            if (!closing) tick();
-          });
-        }, settings.pollMs);
-        timer.unref();
-      };
-      tick();
-    });
-
-    app.addHook('onClose', async () => {
-      closing = true;
-      clearTimeout(timer);
-      await running;
-    });
+    app.mail.onWebhookQueued = () => loop.queued();
+    app.decorate('webhooks', { sendDue: loop.wake } satisfies WebhookSender);
   },
   { name: 'webhooks', dependencies: ['config', 'database', 'mailer'] },
 );
