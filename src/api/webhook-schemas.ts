@@ -15,7 +15,7 @@ export const WebhookEventSchema = Type.Union(
     Type.Literal('payment.recorded'),
     Type.Literal('customer.erased'),
   ],
-  { description: 'booking.created, booking.confirmed, booking.moved, booking.cancelled, booking.completed: data.booking as the staff API shows it (moved: data.from too); payment.recorded: data.booking and data.payment; customer.erased: data.bookings (ids and references), data.reason, data.erasedAt' },
+  { description: 'booking.created, booking.confirmed, booking.moved, booking.cancelled, booking.completed: data.booking as the staff API shows it (moved: data.from too; a lapse: booking.cancelled with data.lapsed); payment.recorded: data.booking and data.payment; customer.erased: data.bookings (ids and references), data.reason, data.erasedAt' },
 );
 
 const Events = Type.Array(WebhookEventSchema, { minItems: 1, maxItems: WEBHOOK_EVENTS.length, uniqueItems: true });
