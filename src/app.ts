@@ -29,6 +29,7 @@ import embeddedUpkeepPlugin from './plugins/app/embedded-upkeep.ts';
 import backupsPlugin from './plugins/app/backups.ts';
 import renderPlugin from './plugins/app/render.ts';
 import mailerPlugin from './plugins/app/mailer.ts';
+import webhooksPlugin from './plugins/app/webhooks.ts';
 import plansPlugin from './plugins/app/plans.ts';
 import waitlistPlugin from './plugins/app/waitlist.ts';
 import healthRoutes from './routes/health.ts';
@@ -175,6 +176,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(embeddedUpkeepPlugin);
   await app.register(backupsPlugin);
   await app.register(mailerPlugin);
+  await app.register(webhooksPlugin);
   await app.register(plansPlugin);
   await app.register(waitlistPlugin);
   await app.register(renderPlugin);

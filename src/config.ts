@@ -123,6 +123,16 @@ export const EnvSchema = Type.Object({
   TAKINGS_MAX_DAYS: Type.Union([Type.Integer({ minimum: 0 })], { default: 366 }),
   /** Issue 44: the Xero account code the accounting export books sales to. */
   XERO_ACCOUNT_CODE: Type.Union([Type.String({ pattern: '^[A-Za-z0-9._-]{1,10}$' })], { default: '200' }),
+  /** Issue 44: how often the webhook sender looks for due deliveries. */
+  WEBHOOK_POLL_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 5000 }),
+  /** Attempts at one webhook delivery before it is marked failed (the owner may resend it). */
+  WEBHOOK_MAX_ATTEMPTS: Type.Union([Positive], { default: 8 }),
+  /** The first retry's delay; each further one doubles it (at most six hours). */
+  WEBHOOK_RETRY_BASE_MS: Type.Union([Type.Integer({ minimum: 10 })], { default: 60_000 }),
+  /** An endpoint whose deliveries have failed for this many days is disabled and the owner e-mailed; 0 never disables one. */
+  WEBHOOK_DISABLE_AFTER_DAYS: Type.Union([Type.Integer({ minimum: 0, maximum: 365 })], { default: 5 }),
+  /** true lets webhooks go to loopback, private and other special-use addresses (tests, a receiver on the same network). */
+  WEBHOOKS_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   /** Personal details of bookings finished, and of contact messages received, longer ago than this are erased; 0 keeps them. */
   RETENTION_MONTHS: Type.Union([Type.Integer({ minimum: 0, maximum: 1200 })], { default: 24 }),
   /** Sent e-mails' bodies (text, HTML, invitation) are emptied this many days after sending; 0 keeps them. */
@@ -222,6 +232,7 @@ export interface Config {
    * (0: kept), applied by the retention job (src/plugins/app/retention.ts).
    */
   retention: RetentionConfig;
+  webhooks: WebhooksConfig;
 }
 
 export interface RetentionConfig {
@@ -248,6 +259,18 @@ export interface CompletionConfig {
   reviewUrl: string | undefined;
   /** Hours after completion the review request is due (0: at once). */
   reviewDelayHours: number;
+}
+
+export interface WebhooksConfig {
+  pollMs: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  /** 0: an endpoint is never disabled for failing. */
+  disableAfterDays: number;
+  /** WEBHOOKS_ALLOW_PRIVATE: loopback, private and special-use addresses allowed. */
+  allowPrivate: boolean;
+  /** Endpoints must be https (NODE_ENV=production). */
+  httpsOnly: boolean;
 }
 
 export interface MailConfig {
@@ -397,5 +420,13 @@ function fromEnv(env: Env, publicUrlGiven: boolean): Config {
     takingsMaxDays: env.TAKINGS_MAX_DAYS,
     xeroAccountCode: env.XERO_ACCOUNT_CODE,
     retention: { months: env.RETENTION_MONTHS, emailBodyDays: env.RETENTION_EMAIL_BODY_DAYS },
+    webhooks: {
+      pollMs: env.WEBHOOK_POLL_MS,
+      maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+      disableAfterDays: env.WEBHOOK_DISABLE_AFTER_DAYS,
+      allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
+      httpsOnly: env.NODE_ENV === 'production',
+    },
   };
 }

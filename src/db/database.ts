@@ -369,7 +369,47 @@ export interface Database {
   plan_visits: PlanVisitsTable;
   waitlist_entries: WaitlistEntriesTable;
   calendar_feeds: CalendarFeedsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
+
+/** An endpoint the owner registered for webhooks (migrations/040), with its own signing secret. */
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  url: string;
+  description: Generated<string>;
+  events: string[];
+  /** whsec_ and base64: the Standard Webhooks secret, kept as is (signing needs it), never listed. */
+  secret: string;
+  enabled: Generated<boolean>;
+  disabled_reason: Generated<string | null>;
+  /** The first failed attempt since the last delivered one; null while it answers. */
+  failing_since: Generated<Date | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: Generated<Date>;
+}
+export type WebhookEndpoint = Selectable<WebhookEndpointsTable>;
+
+/** A webhook delivery (migrations/040): the outbox row, queued in the change's transaction, and its log. */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  endpoint_id: string;
+  event: string;
+  /** The webhook-id header (msg_…), the same on every attempt. */
+  message_id: string;
+  booking_id: string | null;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  /** queued, delivered or failed. */
+  status: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  last_status: Generated<number | null>;
+  last_error: Generated<string | null>;
+  last_attempt_at: Generated<Date | null>;
+  delivered_at: Generated<Date | null>;
+  created_at: Generated<Date>;
+}
+export type WebhookDelivery = Selectable<WebhookDeliveriesTable>;
 
 /** A private calendar subscription (migrations/039): a van's or bay's jobs, for the van or for one member of staff. */
 export interface CalendarFeedsTable {

@@ -27,6 +27,7 @@ import { receiptMessage, receiptOf, reviewRequestMessage } from './receipt.ts';
 import { renderText, type MessageContent } from './message.ts';
 import { renderHtml } from './MessageHtml.tsx';
 import { outboxRow, type Composed } from './composed.ts';
+import { queueBookingWebhook } from '../webhooks/queue.ts';
 import { bookingChangedMessage, bookingSubject, customerMessage, staffBookingMessage, staffContactMessage, type CustomerMessageKind } from './templates.ts';
 
 export type BookingMailEvent = (
@@ -230,7 +231,19 @@ export async function queueBookingMail(trx: Kysely<Database>, event: BookingMail
   if (skipReason) await insertOutboxEmailsSkippingReminders(trx, rows, { bookingId: booking.id, reason: skipReason });
   else await insertOutboxEmails(trx, rows);
   if (rows.length > 0) context.onQueued?.();
+  // The webhooks (issue 44) of the same change, whether or not the booking has an e-mail address.
+  const webhookEvent = WEBHOOK_EVENT_OF[event.type];
+  if (webhookEvent) await queueBookingWebhook(trx, webhookEvent, booking, context, event.type === 'moved' ? { from: event.from } : {});
 }
+
+/** The webhook event a booking change is, if any: an edit, a weather day or a waitlist offer is none. */
+const WEBHOOK_EVENT_OF: Partial<Record<BookingMailEvent['type'], Parameters<typeof queueBookingWebhook>[1]>> = {
+  created: 'booking.created',
+  confirmed: 'booking.confirmed',
+  moved: 'booking.moved',
+  cancelled: 'booking.cancelled',
+  completed: 'booking.completed',
+};
 
 /** An e-mail's bodies, stored or composed. */
 export interface ComposedBodies {

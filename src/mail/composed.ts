@@ -9,7 +9,7 @@ import { renderHtml } from './MessageHtml.tsx';
 import type { CustomerMessageKind } from './templates.ts';
 import type { PlanMessageKind } from './plan-templates.ts';
 
-export type EmailKind = CustomerMessageKind | PlanMessageKind | 'staff-new-booking' | 'staff-contact-message' | 'booking-links' | 'booking-receipt' | 'review-request' | 'booking-on-the-way' | 'staff-invitation';
+export type EmailKind = CustomerMessageKind | PlanMessageKind | 'staff-new-booking' | 'staff-contact-message' | 'booking-links' | 'booking-receipt' | 'review-request' | 'booking-on-the-way' | 'staff-invitation' | 'staff-webhook-disabled';
 
 export interface Composed {
   kind: EmailKind;

@@ -22,6 +22,8 @@ export interface MailContext {
   manageKey?: ManageKeyReader;
   /** Called after e-mail was queued, so the sender looks soon after the transaction commits. */
   onQueued?: () => void;
+  /** Called after a webhook delivery was queued (issue 44), so the webhook sender looks soon after the commit. */
+  onWebhookQueued?: () => void;
   /** PLAN_CONFIRM_DAYS_BEFORE (issue 43): a plan's visit e-mails "keep, move or skip" this many days before it (0 or absent: none). */
   planConfirmDaysBefore?: number;
   /** GST_NUMBER, REVIEW_URL and REVIEW_DELAY_HOURS, for completions (none when absent). */

@@ -28,6 +28,7 @@ import { AppError, conflict, validationFailed } from '../errors.ts';
 import { newBookingReference } from './booking-reference.ts';
 import { newManageLink } from '../db/manage-link.repository.ts';
 import { lapseUnconfirmed } from '../db/email-confirmation.repository.ts';
+import { queueLapsedWebhooks } from '../webhooks/queue.ts';
 import { leaveOnBooking } from '../db/waitlist.repository.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
@@ -159,7 +160,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
     }
     // Bookings on that day whose customers never confirmed them give their places up first (and
     // the schedule is read again without them).
-    if (read.lapsable) await lapseUnconfirmed(trx, options.now, input.date);
+    if (read.lapsable) await queueLapsedWebhooks(trx, await lapseUnconfirmed(trx, options.now, input.date), options.mail);
     // On site: the zone of the postcode (a 400 when it is in none), which prices the travel and
     // tells the engine where the van must drive from and to.
     const zone = kind === 'onsite' ? zoneOfJob(zonesOf(read.schedule), { postalCode: input.postalCode, business: options.mail.business }) : null;

@@ -10,7 +10,8 @@ import { insertOutboxEmails, insertReviewRequestOnce } from '../db/outbox.reposi
 import { findPayment, takeInvoiceNumber, upsertPayment } from '../db/payments.repository.ts';
 import type { PaymentMethod } from '../domain/completion.ts';
 import { bookingTotalCents, gstOfCents } from '../domain/money.ts';
-import { bookingSnapshot, snapshotRow } from '../mail/booking-mail.ts';
+import { bookingSnapshot, queueBookingMail, snapshotRow } from '../mail/booking-mail.ts';
+import { queuePaymentWebhook } from '../webhooks/queue.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { receiptLinkOf, receiptMessage, receiptOf, reviewRequestMessage } from '../mail/receipt.ts';
 import { manageLinkSlotFor } from '../db/manage-link.repository.ts';
@@ -59,6 +60,9 @@ export async function recordCompletion(
     completed_by: input.by,
   });
   await insertReceipt(trx, booking, payment, context, link);
+  // The webhooks (issue 44): booking.completed, and payment.recorded when it was paid on the spot.
+  await queueBookingMail(trx, { type: 'completed', bookingId: booking.id, booking, by: 'staff' }, context);
+  if (payment.paid_at !== null) await queuePaymentWebhook(trx, booking, payment, context);
   return payment;
 }
 

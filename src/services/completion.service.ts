@@ -7,6 +7,7 @@
  * REVIEW_URL is set, the review request (at most one per booking, ever). Anything refused leaves
  * nothing written, and takes no invoice number.
  */
+import { queuePaymentWebhook } from '../webhooks/queue.ts';
 import type { Kysely } from 'kysely';
 import type { Booking, BookingStatusChange, Database } from '../db/database.ts';
 import { findBooking, insertStatusChange, statusHistory, updateStatusIfVersion } from '../db/bookings.repository.ts';
@@ -102,6 +103,7 @@ export async function recordPayment(db: Kysely<Database>, request: PaymentReques
     if (!paid) throw conflict(COMPLETION_MESSAGES.alreadyPaid, [{ field: 'paymentMethod', message: COMPLETION_MESSAGES.alreadyPaid }]);
     await insertStatusChange(trx, { booking_id: request.id, from_status: 'completed', to_status: 'completed', changed_by: request.by, note: `Payment recorded: ${request.paymentMethod}` });
     await queueReceipt(trx, updated, paid, context);
+    await queuePaymentWebhook(trx, updated, paid, context);
     return { booking: updated, history: await statusHistory(trx, request.id), receipt: receiptOf(updated, paid, context.business) };
   });
 }

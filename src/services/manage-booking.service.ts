@@ -14,6 +14,7 @@ import { weatherMoveOpen } from '../domain/weather-day.ts';
 import type { Booking, Database } from '../db/database.ts';
 import { findBookingByManageHash, insertStatusChange, lockPlacement, moveIfVersion, updateStatusIfVersion } from '../db/bookings.repository.ts';
 import { confirmEmailIfVersion, lapseUnconfirmed } from '../db/email-confirmation.repository.ts';
+import { queueLapsedWebhooks } from '../webhooks/queue.ts';
 import { AppError, notFound, validationFailed } from '../errors.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
@@ -163,7 +164,7 @@ export async function moveByCustomer(
     const kind = kindOf(current.service_type);
     await lockPlacement(trx, target.date, [kind]);
     // Bookings on that day whose customers never confirmed them give their places up first.
-    await lapseUnconfirmed(trx, options.now, target.date);
+    await queueLapsedWebhooks(trx, await lapseUnconfirmed(trx, options.now, target.date), { now: () => options.now });
     const placement = await placeJob(trx, { kind, date: target.date, time: target.time, durationMinutes: bookedDuration(current), zoneId: current.zone_id, bookingId: current.id });
     const updated = await moveIfVersion(trx, current.id, version, target.date, target.time, placement);
     if (!updated) throw new BookingChangedError((await findManagedBooking(trx, token, options.now)) ?? current);

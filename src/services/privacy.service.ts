@@ -33,6 +33,7 @@ import { addressOf, CHANGE_LABELS } from './booking-edit.service.ts';
 import { CUSTOMER_NOT_FOUND } from './customers.service.ts';
 import { composeQueued } from '../mail/booking-mail.ts';
 import type { MailContext } from '../mail/mail-context.ts';
+import { eraseWebhookPayloads, queueWebhookEvent } from '../webhooks/queue.ts';
 
 /** The history's fields whose values are personal: erased from every change line (the vehicles' name their plates, makes and models). */
 const PERSONAL_LABELS = [CHANGE_LABELS.name, CHANGE_LABELS.email, CHANGE_LABELS.phone, CHANGE_LABELS.address, CHANGE_LABELS.notes, CHANGE_LABELS.vehicles];
@@ -148,10 +149,28 @@ export async function eraseCustomer(
     if (!confirmsErasure(confirmation, customer.name)) {
       throw validationFailed([{ field: 'confirmation', message: PRIVACY_MESSAGES.eraseConfirmationNeeded }]);
     }
-    const counts = await erasePersonalData(trx, await customerScope(trx, customer.key), options.now, PERSONAL_LABELS);
+    const scope = await customerScope(trx, customer.key);
+    const counts = await erasePersonalData(trx, scope, options.now, PERSONAL_LABELS);
     await insertErasureLog(trx, { reason: 'request', erasedBy: options.by, erasedAt: options.now, counts });
+    await erasedWebhooks(trx, scope.bookingIds, { reason: 'request', customerId: customer.id }, options);
     return counts;
   });
+}
+
+/**
+ * The webhooks of an erasure (issue 44), in its transaction: the payloads of deliveries that tell
+ * of the erased bookings carry their erased values from now on, and customer.erased is queued
+ * with the bookings' ids and references (nothing personal).
+ */
+async function erasedWebhooks(
+  trx: Kysely<Database>,
+  bookingIds: readonly string[],
+  who: { reason: 'request' | 'retention'; customerId: string | null },
+  options: { now: Date },
+): Promise<void> {
+  await eraseWebhookPayloads(trx, bookingIds);
+  const bookings = bookingIds.length === 0 ? [] : await trx.selectFrom('bookings').select(['id', 'reference']).where('id', 'in', [...bookingIds]).orderBy('reference').execute();
+  await queueWebhookEvent(trx, 'customer.erased', { ...who, bookings, erasedAt: options.now.toISOString() }, null, { now: () => options.now });
 }
 
 export interface RetentionRun {
@@ -186,6 +205,7 @@ export async function applyRetention(
       const cutoff = subMonths(now, retention.months);
       const expired = await expiredRecords(trx, cutoff);
       erased = await erasePersonalData(trx, { ...expired, recipients: [], unlinkedBefore: cutoff }, now, PERSONAL_LABELS);
+      if (expired.bookingIds.length > 0) await erasedWebhooks(trx, expired.bookingIds, { reason: 'retention', customerId: null }, { now });
     }
     const bodiesEmptied = retention.emailBodyDays > 0 ? await emptySentBodies(trx, subDays(now, retention.emailBodyDays)) : 0;
     const total = Object.values(erased ?? {}).reduce((a, b) => a + b, 0) + bodiesEmptied;

@@ -23,6 +23,7 @@ const KIND_LABELS: Record<string, string> = {
   'staff-contact-message': 'Contact message (staff)',
   'booking-links': 'Booking links (Find my booking)',
   'staff-invitation': 'Staff invitation',
+  'staff-webhook-disabled': 'Webhook endpoint turned off (staff)',
 };
 
 function Preview({ id, onClose }: { id: string; onClose(): void }) {

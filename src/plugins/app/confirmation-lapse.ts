@@ -7,6 +7,7 @@
  */
 import fp from 'fastify-plugin';
 import { lapseUnconfirmed } from '../../db/email-confirmation.repository.ts';
+import { queueLapsedWebhooks } from '../../webhooks/queue.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -21,7 +22,12 @@ export default fp(
   async (app) => {
     let timer: NodeJS.Timeout | undefined;
     const sweep = async () => {
-      const lapsed = await lapseUnconfirmed(app.db, app.now());
+      // With their booking.cancelled webhooks (issue 44), in the lapse's transaction.
+      const lapsed = await app.db.transaction().execute(async (trx) => {
+        const ids = await lapseUnconfirmed(trx, app.now());
+        await queueLapsedWebhooks(trx, ids, { now: () => app.now() });
+        return ids;
+      });
       if (lapsed.length > 0) app.log.info({ lapsed: lapsed.length }, 'unconfirmed bookings lapsed');
       return lapsed;
     };

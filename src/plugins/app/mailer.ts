@@ -25,6 +25,7 @@ import { manageKeyCache } from '../../db/manage-link.repository.ts';
 import { withLiveManageLinks } from '../../mail/manage-slots.ts';
 import { composeQueued, needsComposing } from '../../mail/booking-mail.ts';
 import { maskInvitationLinks, STAFF_INVITATION_KIND } from '../../mail/staff-invitation.ts';
+import { senderLoop } from './sender-loop.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -92,9 +93,7 @@ export default fp(
       now: () => app.now(),
       manageKey: manageKeyCache(),
       completion: config.completion,
-      onQueued: () => {
-        queuedSinceRequest = true;
-      },
+      onQueued: () => loop.queued(),
     } satisfies MailContext);
 
     // One pooled connection, kept open between e-mails (the sender sends one at a time): a new
@@ -103,12 +102,6 @@ export default fp(
     const transport: Transporter | undefined = mail.smtpUrl
       ? nodemailer.createTransport({ url: mail.smtpUrl, pool: true, maxConnections: 1, connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 } as never)
       : undefined;
-    let queuedSinceRequest = false;
-    let closing = false;
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<void> | undefined;
-    let again = false;
-
     async function send(claimed: OutboxEmail): Promise<void> {
       const log = { outboxId: claimed.id, kind: claimed.kind, bookingId: claimed.booking_id ?? undefined, attempt: claimed.attempts };
       // A booking's e-mail is composed here, from the snapshot its transaction stored (issue 24), and
@@ -173,68 +166,18 @@ export default fp(
       }
     }
 
-    async function drain(): Promise<void> {
-      while (!closing && app.database.ready) {
-        const claimed = await claimDueEmails(app.db, app.now(), LEASE_MS, BATCH);
-        for (const email of claimed) {
-          if (closing) break;
-          await send(email);
-        }
-        if (claimed.length < BATCH) return;
-      }
-    }
-
-    function wake(): Promise<void> {
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          try {
-            await drain();
-          } catch (err) {
-            app.log.warn({ err: { message: (err as Error).message } }, 'the e-mail sender could not read the outbox');
-          }
-        } while (again && !closing);
-      })().finally(() => {
-        running = undefined;
-      });
-      return running;
-    }
-
-    app.decorate('mailer', { wake } satisfies Mailer);
-
-    // A request that queued mail has committed by the time its answer is sent. A callback hook,
-    // not an async one: it runs on every request, pages included, and is almost always a no-op.
-    app.addHook('onResponse', (_request, _reply, done) => {
-      if (queuedSinceRequest) {
-        queuedSinceRequest = false;
-        void wake();
-      }
-      done();
+    const loop = senderLoop(app, {
+      pollMs: mail.pollMs,
+      batch: BATCH,
+      claim: () => claimDueEmails(app.db, app.now(), LEASE_MS, BATCH),
+      send,
+      failure: 'the e-mail sender could not read the outbox',
+      afterClose: () => transport?.close(),
     });
+    app.decorate('mailer', { wake: loop.wake } satisfies Mailer);
 
     app.addHook('onReady', async () => {
       if (!transport) app.log.warn('SMTP is not configured (SMTP_URL): e-mails are kept in the outbox, readable in the dashboard, and not sent');
-      const tick = () => {
-        timer = setTimeout(() => {
-          void wake().finally(() => {
-            if (!closing) tick();
-          });
-        }, mail.pollMs);
-        timer.unref();
-      };
-      tick();
-    });
-
-    app.addHook('onClose', async () => {
-      closing = true;
-      clearTimeout(timer);
-      // The send in flight finishes and its outcome is recorded before the database closes.
-      await running;
-      transport?.close();
     });
   },
   { name: 'mailer', dependencies: ['config', 'database'] },

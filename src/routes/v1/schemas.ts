@@ -4,12 +4,11 @@
  */
 import { Type } from 'typebox';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import { BookingSchema, BookingWithHistorySchema, ErrorSchema, type BookingDto, type ContactMessageDto, type StatusChangeDto, type ClosureDto, type EmailStatus, type OutboxEmailDto, type ResourceDto } from '#api/schemas.ts';
-import { bookingInputOf, storedQuote } from '../../db/booking-input.ts';
+import { BookingSchema, BookingWithHistorySchema, ErrorSchema, type ContactMessageDto, type StatusChangeDto, type ClosureDto, type EmailStatus, type OutboxEmailDto, type ResourceDto } from '#api/schemas.ts';
+import { toBookingDto } from '../../db/booking-dto.ts';
 import type { Booking, BookingStatusChange, Closure, ContactMessage, Resource } from '../../db/database.ts';
 import { oneHourClosed } from '../../domain/closure-rules.ts';
 import type { OutboxEmailSummary } from '../../db/outbox.repository.ts';
-import type { JobQuote } from '../../domain/pricing.ts';
 import { StaleBookingError } from '../../services/staff-bookings.service.ts';
 
 /** The error answers every route may give, by status code. */
@@ -21,35 +20,7 @@ export const errorResponses = {
   503: ErrorSchema,
 } as const;
 
-/** The quote a booking stored when it was made. */
-export const toQuoteDto = (row: Booking): JobQuote => storedQuote(row);
-
-export function toBookingDto(row: Booking): BookingDto {
-  return {
-    _id: row.id,
-    reference: row.reference,
-    ...bookingInputOf(row),
-    quote: toQuoteDto(row),
-    vehicles: row.vehicles,
-    resourceId: row.resource_id,
-    startsAt: row.starts_at.toISOString(),
-    endsAt: row.ends_at.toISOString(),
-    bufferMinutes: row.buffer_minutes,
-    zoneId: row.zone_id,
-    outsideServiceArea: row.service_type === 'onsite' && row.zone_id === null,
-    status: row.status,
-    cancelledLate: row.cancelled_late,
-    version: row.version,
-    createdAt: row.created_at.toISOString(),
-    source: row.source === 'staff' ? 'staff' : 'online',
-    createdBy: row.created_by,
-    awaitingEmailUntil: row.awaiting_email_until?.toISOString() ?? null,
-    lapsedAt: row.lapsed_at?.toISOString() ?? null,
-    onTheWayAt: row.on_the_way_at?.toISOString() ?? null,
-    arrivingAt: row.arriving_at?.toISOString() ?? null,
-    startedAt: row.started_at?.toISOString() ?? null,
-  };
-}
+export { toBookingDto, toQuoteDto } from '../../db/booking-dto.ts';
 
 export function toStatusChangeDto(row: BookingStatusChange): StatusChangeDto {
   const move =

@@ -26,6 +26,7 @@ import emails from './emails.ts';
 import getAllBooking from './getall-booking.ts';
 import plans from './plans.ts';
 import calendarFeeds from './calendar-feeds.ts';
+import webhooks from './webhooks.ts';
 import resources from './resources.ts';
 import schedule from './schedule.ts';
 import serviceZones from './service-zones.ts';
@@ -79,6 +80,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(plans);
   await app.register(calendarFeeds);
   await app.register(waitlist);
+  await app.register(webhooks);
 };
 
 export default staffRoutes;
