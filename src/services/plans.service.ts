@@ -57,6 +57,7 @@ import {
 import { AppError, conflict, isOverlapViolation, notFound, validationFailed } from '../errors.ts';
 import type { MailContext } from '../mail/mail-context.ts';
 import { queueBookingMail } from '../mail/booking-mail.ts';
+import { queueBookingWebhook } from '../webhooks/queue.ts';
 import { queuePlanMail } from '../mail/plan-mail.ts';
 import { createBooking } from './booking.service.ts';
 import { PlacementRefusedError, availabilitySummary, availabilityOn, kindOf, type JobQuery } from './scheduling.service.ts';
@@ -297,12 +298,17 @@ function changeableBy(actor: PlanActor, booking: Booking, options: PlanOptions):
   return manageLock(booking.status, booking.starts_at.getTime() - options.now.getTime(), actor.customer ? options.cutoffHours : 0) === null;
 }
 
-/** Cancels a visit's booking as part of a plan change, without its own e-mail (the plan's one lists it): its reminders are dropped. */
-async function cancelVisitBooking(trx: Kysely<Database>, booking: Booking, by: string, note: string): Promise<Booking | undefined> {
+/**
+ * Cancels a visit's booking as part of a plan change, without its own e-mail (the plan's one lists
+ * it): its reminders are dropped, and booking.cancelled goes to the webhooks (issue 44) as for any
+ * cancellation.
+ */
+async function cancelVisitBooking(trx: Kysely<Database>, booking: Booking, by: string, note: string, mail: MailContext): Promise<Booking | undefined> {
   const updated = await updateStatusIfVersion(trx, booking.id, booking.version, 'cancelled');
   if (!updated) throw new PlanChangedError();
   await insertStatusChange(trx, { booking_id: booking.id, from_status: booking.status, to_status: 'cancelled', changed_by: by, note });
   await skipQueuedReminders(trx, booking.id, note);
+  await queueBookingWebhook(trx, 'booking.cancelled', updated, mail);
   return updated;
 }
 
@@ -381,7 +387,7 @@ export async function changeInterval(db: Kysely<Database>, planId: string, inter
     const cancelled = [];
     for (const visit of upcomingVisits(visits, options.now)) {
       if (visit.due_date <= anchor) continue;
-      await cancelVisitBooking(trx, visit.booking, actorName(actor), `Cancelled: the regular plan now repeats ${intervalText(intervalWeeks)}`);
+      await cancelVisitBooking(trx, visit.booking, actorName(actor), `Cancelled: the regular plan now repeats ${intervalText(intervalWeeks)}`, options.mail);
       cancelled.push({ date: visit.booking.date, time: visit.booking.time, reference: visit.booking.reference });
     }
     await deleteVisitsAfter(trx, planId, anchor);
@@ -402,7 +408,7 @@ export async function stopPlan(db: Kysely<Database>, planId: string, actor: Plan
     for (const visit of upcomingVisits(visits, options.now)) {
       // The visit the plan was made from is the customer's own booking: stopping the plan leaves it.
       if (visit.booking.id === plan.booking_id) continue;
-      await cancelVisitBooking(trx, visit.booking, actorName(actor), 'Cancelled: the regular plan was stopped');
+      await cancelVisitBooking(trx, visit.booking, actorName(actor), 'Cancelled: the regular plan was stopped', options.mail);
       cancelled.push({ date: visit.booking.date, time: visit.booking.time, reference: visit.booking.reference });
     }
     for (const visit of visits) if (visit.state === 'needs-time') await setVisit(trx, planId, visit.due_date, { state: 'skipped', offered: null });
