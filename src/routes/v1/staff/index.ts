@@ -24,6 +24,7 @@ import customerPrivacy from './customer-privacy.ts';
 import customers from './customers.ts';
 import emails from './emails.ts';
 import getAllBooking from './getall-booking.ts';
+import insights from './insights.ts';
 import plans from './plans.ts';
 import calendarFeeds from './calendar-feeds.ts';
 import resources from './resources.ts';
@@ -77,6 +78,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(backups);
   await app.register(plans);
   await app.register(calendarFeeds);
+  await app.register(insights);
 };
 
 export default staffRoutes;
