@@ -26,14 +26,27 @@ const weekOf = (instant: ReturnType<typeof sql.ref>) => sql<string>`to_char(date
 /** The statuses of a job that holds its van or bay: a waitlist offer not yet taken is not one. */
 const JOB_STATUSES = PLACE_HOLDING_STATUSES.filter((status) => status !== 'offered');
 
+/**
+ * The payments of the range, and the bookings still completed among theirs: found by their ids
+ * (`= ANY` of the payments' own, so by the primary key) rather than by status, which a third of all
+ * bookings share and the planner would read whole.
+ */
+const completedInRange = (range: InsightsRange) => sql`
+  p AS MATERIALIZED (
+    SELECT booking_id, completed_at, payment_method, amount_cents, gst_cents FROM booking_payments
+    WHERE completed_at >= ${range.from} AND completed_at < ${range.to}
+  ), done AS MATERIALIZED (
+    SELECT p.*, b.lines FROM p JOIN bookings b ON b.id = p.booking_id
+    WHERE b.id = ANY(ARRAY(SELECT booking_id FROM p)) AND b.status = 'completed'
+  )`;
+
 /** Paid completed jobs by week and payment method (the takings' own rule: still completed, a known method). */
 export async function revenueByWeek(db: Db, range: InsightsRange) {
   const { rows } = await sql<{ week: string; method: string; total_cents: number; gst_cents: number }>`
-    SELECT ${weekOf(sql.ref('p.completed_at'))} AS week, p.payment_method AS method,
-      sum(p.amount_cents)::int AS total_cents, sum(p.gst_cents)::int AS gst_cents
-    FROM booking_payments p JOIN bookings b ON b.id = p.booking_id
-    WHERE p.completed_at >= ${range.from} AND p.completed_at < ${range.to} AND b.status = 'completed'
-      AND p.payment_method IN (${sql.join([...PAYMENT_METHODS])})
+    WITH ${completedInRange(range)}
+    SELECT ${weekOf(sql.ref('completed_at'))} AS week, payment_method AS method,
+      sum(amount_cents)::int AS total_cents, sum(gst_cents)::int AS gst_cents
+    FROM done WHERE payment_method IN (${sql.join([...PAYMENT_METHODS])})
     GROUP BY 1, 2 ORDER BY 1, 2`.execute(db);
   return rows;
 }
@@ -41,11 +54,10 @@ export async function revenueByWeek(db: Db, range: InsightsRange) {
 /** The lines of the jobs completed in the range, added up by kind and code. */
 export async function workDone(db: Db, range: InsightsRange) {
   const { rows } = await sql<{ kind: 'package' | 'add-on'; code: string; description: string; quantity: number; total_cents: number; jobs: number }>`
+    WITH ${completedInRange(range)}
     SELECT l->>'kind' AS kind, l->>'code' AS code, min(l->>'description') AS description,
-      sum((l->>'quantity')::int)::int AS quantity, sum((l->>'totalCents')::int)::int AS total_cents, count(DISTINCT b.id)::int AS jobs
-    FROM booking_payments p JOIN bookings b ON b.id = p.booking_id
-    CROSS JOIN LATERAL jsonb_array_elements(b.lines) AS l
-    WHERE p.completed_at >= ${range.from} AND p.completed_at < ${range.to} AND b.status = 'completed'
+      sum((l->>'quantity')::int)::int AS quantity, sum((l->>'totalCents')::int)::int AS total_cents, count(DISTINCT done.booking_id)::int AS jobs
+    FROM done CROSS JOIN LATERAL jsonb_array_elements(done.lines) AS l
     GROUP BY 1, 2`.execute(db);
   return rows;
 }
@@ -118,11 +130,23 @@ export async function customersByWeek(db: Db, range: InsightsRange) {
   return rows;
 }
 
-const LEAD_DAYS = sql`((b.starts_at AT TIME ZONE 'Pacific/Auckland')::date - (b.created_at AT TIME ZONE 'Pacific/Auckland')::date)`;
+const LEAD_DAYS = sql`b.lead`;
 
-/** The bookings starting in the range: the lost ones and their totals, and the lead times of the others. */
-export async function lossesAndLeadTimes(db: Db, range: InsightsRange, buckets: readonly { min: number; max: number | null }[]) {
-  const { rows } = await sql<Record<string, number | null>>`
+/**
+ * The bookings starting in the range, read once: the lost ones and their totals, the lead times of
+ * the others (Auckland dates: each converted once), and their starts by ISO weekday and hour.
+ */
+export async function bookingsStarting(db: Db, range: InsightsRange, buckets: readonly { min: number; max: number | null }[]) {
+  const { rows } = await sql<Record<string, unknown>>`
+    WITH b AS MATERIALIZED (
+      SELECT status, lapsed_at, total_cents, local,
+        local::date - (created_at AT TIME ZONE 'Pacific/Auckland')::date AS lead
+      FROM (SELECT *, starts_at AT TIME ZONE 'Pacific/Auckland' AS local FROM bookings
+            WHERE starts_at >= ${range.from} AND starts_at < ${range.to} AND status <> 'offered') AS s
+    ), starts AS (
+      SELECT extract(isodow FROM local)::int AS weekday, extract(hour FROM local)::int AS hour, count(*)::int AS count
+      FROM b WHERE status <> 'cancelled' GROUP BY 1, 2
+    )
     SELECT count(*)::int AS bookings,
       count(*) FILTER (WHERE b.status = 'cancelled' AND b.lapsed_at IS NULL)::int AS cancelled,
       coalesce(sum(b.total_cents) FILTER (WHERE b.status = 'cancelled' AND b.lapsed_at IS NULL), 0)::int AS cancelled_cents,
@@ -137,19 +161,10 @@ export async function lossesAndLeadTimes(db: Db, range: InsightsRange, buckets: 
           (bucket, i) =>
             sql`count(*) FILTER (WHERE b.status <> 'cancelled' AND ${LEAD_DAYS} >= ${bucket.min}${bucket.max === null ? sql`` : sql` AND ${LEAD_DAYS} <= ${bucket.max}`})::int AS ${sql.ref(`bucket_${i}`)}`,
         ),
-      )}
-    FROM bookings b
-    WHERE b.starts_at >= ${range.from} AND b.starts_at < ${range.to} AND b.status <> 'offered'`.execute(db);
-  return rows[0]!;
-}
-
-/** Job starts (not cancelled, not offers) by ISO weekday and hour, Auckland wall time. */
-export async function startsByWeekdayAndHour(db: Db, range: InsightsRange) {
-  const { rows } = await sql<{ weekday: number; hour: number; count: number }>`
-    SELECT extract(isodow FROM b.starts_at AT TIME ZONE 'Pacific/Auckland')::int AS weekday,
-      extract(hour FROM b.starts_at AT TIME ZONE 'Pacific/Auckland')::int AS hour, count(*)::int AS count
-    FROM bookings b
-    WHERE b.starts_at >= ${range.from} AND b.starts_at < ${range.to} AND b.status IN (${sql.join(JOB_STATUSES)})
-    GROUP BY 1, 2`.execute(db);
-  return rows;
+      )},
+      (SELECT coalesce(json_agg(starts), '[]') FROM starts) AS starts
+    FROM b`.execute(db);
+  const row = rows[0]!;
+  const starts = (typeof row.starts === 'string' ? JSON.parse(row.starts) : row.starts) as { weekday: number; hour: number; count: number }[];
+  return { lost: row as Record<string, number | null>, starts };
 }

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import { INSIGHTS_FIRST_HOUR, INSIGHTS_HOURS, INSIGHTS_LEAD_BUCKETS, type InsightsDto } from '../api/insights-schemas.ts';
 import type { Database } from '../db/database.ts';
-import { customersByWeek, lossesAndLeadTimes, revenueByWeek, startsByWeekdayAndHour, utilisationByWeek, workDone, type InsightsRange } from '../db/insights.repository.ts';
+import { bookingsStarting, customersByWeek, revenueByWeek, utilisationByWeek, workDone, type InsightsRange } from '../db/insights.repository.ts';
 import { addDaysToDay, daysBetween } from '../domain/booking-dates.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from '../domain/completion.ts';
 import type { StoredLine } from '../domain/job.ts';
@@ -24,13 +24,12 @@ export async function insightsBetween(db: Kysely<Database>, fromDay: string, toD
   const [from, to] = takingsRange(fromDay, toDay, maxDays);
   const range: InsightsRange = { fromDay, toDay, from, to };
   const weeks = [...new Set(daysBetween(fromDay, toDay).map(mondayOf))];
-  const [revenueRows, workRows, useRows, customerRows, lost, starts] = await Promise.all([
+  const [revenueRows, workRows, useRows, customerRows, { lost, starts }] = await Promise.all([
     revenueByWeek(db, range),
     workDone(db, range),
     utilisationByWeek(db, range),
     customersByWeek(db, range),
-    lossesAndLeadTimes(db, range, INSIGHTS_LEAD_BUCKETS),
-    startsByWeekdayAndHour(db, range),
+    bookingsStarting(db, range, INSIGHTS_LEAD_BUCKETS),
   ]);
 
   const revenueWeeks = new Map(weeks.map((week) => [week, { week, ...noMoney() }]));

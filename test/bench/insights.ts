@@ -23,19 +23,28 @@ const WARMUP = 30;
 const TARGET_MS = 50;
 const QUARTER_DAYS = 91;
 
+/**
+ * Written with the triggers off (session_replication_role = replica): a payment's trigger refreshes
+ * its customer's summary under an advisory lock, and 25,000 of them in one statement run out of
+ * lock slots; the Insights read no summary.
+ */
 const VANS_AND_PAYMENTS = `
+SET session_replication_role = replica;
 INSERT INTO resources (name, kind, position) VALUES ('Bench Van 1', 'onsite', 901), ('Bench Van 2', 'onsite', 902);
 UPDATE bookings b SET resource_id = (SELECT id FROM resources WHERE name = CASE WHEN extract(hour FROM b.starts_at AT TIME ZONE 'Pacific/Auckland')::int % 2 = 0 THEN 'Bench Van 1' ELSE 'Bench Van 2' END)
 WHERE b.id IN (SELECT DISTINCT ON (starts_at) id FROM bookings WHERE status <> 'cancelled' ORDER BY starts_at, id);
 INSERT INTO booking_payments (booking_id, quoted_cents, amount_cents, payment_method, paid_at, gst_cents, completed_at, completed_by)
 SELECT id, total_cents, total_cents, (ARRAY['cash', 'bank-transfer', 'card', 'other'])[1 + abs(hashtext(id::text)) % 4], ends_at, 0, ends_at, 'bench'
-FROM bookings WHERE status = 'completed';`;
+FROM bookings WHERE status = 'completed';
+SET session_replication_role = DEFAULT;`;
 
 async function seed(db: Kysely<any>): Promise<string> {
   const writing = performance.now();
   await sql.raw(CUSTOMER_BOOKINGS_INSERT).execute(db);
   for (const statement of VANS_AND_PAYMENTS.split(';').filter((s) => s.trim() !== '')) await sql.raw(statement).execute(db);
-  await sql`ANALYZE`.execute(db);
+  // Vacuumed and analysed, as autovacuum leaves a live database: the index of migration 041 then
+  // answers without visiting the rows.
+  await sql`VACUUM ANALYZE`.execute(db);
   const { rows } = await sql<{ bookings: number; payments: number; held: number }>`
     SELECT (SELECT count(*)::int FROM bookings) AS bookings, (SELECT count(*)::int FROM booking_payments) AS payments,
       (SELECT count(*)::int FROM bookings WHERE resource_id IS NOT NULL) AS held`.execute(db);
