@@ -26,6 +26,7 @@ const StaffMembersView = lazyPart('staff/components/StaffMembersView.tsx', () =>
 const StaffBookingForm = lazyPart('staff/components/StaffBookingForm.tsx', () => import('../components/StaffBookingForm.tsx'));
 const DayView = lazyPart('staff/components/DayView.tsx', () => import('../components/DayView.tsx'));
 const TodayView = lazyPart('staff/components/TodayView.tsx', () => import('../components/TodayView.tsx'));
+const InsightsView = lazyPart('staff/components/InsightsView.tsx', () => import('../components/InsightsView.tsx'));
 const BackupsPanel = lazyPart('staff/components/BackupsPanel.tsx', () => import('../components/BackupsPanel.tsx'));
 const TakingsPanel = lazyPart('staff/components/TakingsPanel.tsx', () => import('../components/TakingsPanel.tsx'));
 const CompleteDialog = lazyPart('staff/components/CompleteDialog.tsx', () => import('../components/CompleteDialog.tsx'));
@@ -80,7 +81,7 @@ function StaffBar({ businessName }: { businessName: string }) {
   );
 }
 
-type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'plans' | 'today' | 'takings' | 'staff' | 'backups';
+type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'plans' | 'today' | 'takings' | 'staff' | 'backups' | 'insights';
 
 export default function DashboardPage({ state, business }: PageProps<DashboardState>) {
   const [signedIn, setSignedIn] = useState(state.signedIn);
@@ -148,10 +149,15 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
     { key: 'customers', label: 'Customers' },
     { key: 'plans', label: 'Plans' },
     { key: 'takings', label: 'Takings' },
-    // Staff accounts: the owner's alone (issue 22).
-    ...(state.staffRole === 'owner' || (prompt && !state.signedIn) ? [{ key: 'staff' as const, label: 'Staff' }] : []),
-    // Backups hold every customer's details: the owner's alone (issue 42).
-    ...(state.staffRole === 'owner' || (prompt && !state.signedIn) ? [{ key: 'backups' as const, label: 'Backups' }] : []),
+    // The owner's alone: staff accounts (issue 22), backups, which hold every customer's details
+    // (issue 42), and the Insights, the business's figures (issue 44).
+    ...(state.staffRole === 'owner' || (prompt && !state.signedIn)
+      ? [
+          { key: 'staff' as const, label: 'Staff' },
+          { key: 'backups' as const, label: 'Backups' },
+          { key: 'insights' as const, label: 'Insights' },
+        ]
+      : []),
   ];
   return (
     <>
@@ -237,6 +243,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
             {tab === 'plans' && <PlansView onSignedOut={signedOut} />}
             {tab === 'staff' && <StaffMembersView onSignedOut={signedOut} />}
             {tab === 'backups' && <BackupsPanel onSignedOut={signedOut} />}
+            {tab === 'insights' && <InsightsView onSignedOut={signedOut} />}
             {tab === 'emails' && <EmailsView onSignedOut={signedOut} />}
           </Suspense>
         </PartBoundary>
