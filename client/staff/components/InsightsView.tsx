@@ -9,6 +9,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { InsightsDto } from '#api/insights-schemas.ts';
 import { PAYMENT_METHOD_LABELS, PAYMENT_METHODS } from '#domain/completion.ts';
 import { formatNzd } from '#domain/pricing.ts';
+import { aucklandToday } from '../lib/auckland-today.ts';
 import { ApiError, call } from '../lib/staff-api.ts';
 
 /**
@@ -47,11 +48,6 @@ const percent = (held: number, open: number) => (open === 0 ? 0 : Math.round((he
 const hour = (h: number) => `${String(h).padStart(2, '0')}:00`;
 const shortWeek = (week: string) => new Date(`${week}T00:00:00Z`).toLocaleDateString('en-NZ', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 
-/** Today in Auckland, as the browser can tell it. */
-function aucklandToday(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Auckland', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-}
-
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /** This week (Monday to Sunday), month or quarter of an Auckland day. */
@@ -69,7 +65,7 @@ export function rangeOf(kind: 'week' | 'month' | 'quarter', today: string): { fr
 function csvOf(table: Table): string {
   const quote = (cell: Cell) => {
     const text = String(cell);
-    return /[",\n]|^[=+\-@]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    return /[\u0022,\n]|^[=+\-@]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
   };
   return [table.head, ...table.rows].map((row) => row.map(quote).join(',')).join('\r\n') + '\r\n';
 }
