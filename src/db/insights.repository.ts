@@ -21,7 +21,9 @@ export interface InsightsRange {
 }
 
 /** The Auckland ISO week (its Monday, YYYY-MM-DD) of an instant expression. */
-const weekOf = (instant: ReturnType<typeof sql.ref>) => sql<string>`to_char(date_trunc('week', ${instant} AT TIME ZONE 'Pacific/Auckland'), 'YYYY-MM-DD')`;
+const weekOf = (instant: ReturnType<typeof sql.ref>) => sql<Date>`date_trunc('week', ${instant} AT TIME ZONE 'Pacific/Auckland')::date`;
+/** A week's Monday as text: formatted once per group, not once per row. */
+const dayText = (week: ReturnType<typeof sql.ref>) => sql<string>`to_char(${week}, 'YYYY-MM-DD')`;
 
 /** The statuses of a job that holds its van or bay: a waitlist offer not yet taken is not one. */
 const JOB_STATUSES = PLACE_HOLDING_STATUSES.filter((status) => status !== 'offered');
@@ -40,26 +42,33 @@ const completedInRange = (range: InsightsRange) => sql`
     WHERE b.id = ANY(ARRAY(SELECT booking_id FROM p)) AND b.status = 'completed'
   )`;
 
-/** Paid completed jobs by week and payment method (the takings' own rule: still completed, a known method). */
-export async function revenueByWeek(db: Db, range: InsightsRange) {
-  const { rows } = await sql<{ week: string; method: string; total_cents: number; gst_cents: number }>`
-    WITH ${completedInRange(range)}
-    SELECT ${weekOf(sql.ref('completed_at'))} AS week, payment_method AS method,
-      sum(amount_cents)::int AS total_cents, sum(gst_cents)::int AS gst_cents
-    FROM done WHERE payment_method IN (${sql.join([...PAYMENT_METHODS])})
-    GROUP BY 1, 2 ORDER BY 1, 2`.execute(db);
-  return rows;
-}
+type RevenueRow = { week: string; method: string; total_cents: number; gst_cents: number };
+type WorkRow = { kind: 'package' | 'add-on'; code: string; description: string; quantity: number; total_cents: number; jobs: number };
 
-/** The lines of the jobs completed in the range, added up by kind and code. */
-export async function workDone(db: Db, range: InsightsRange) {
-  const { rows } = await sql<{ kind: 'package' | 'add-on'; code: string; description: string; quantity: number; total_cents: number; jobs: number }>`
-    WITH ${completedInRange(range)}
-    SELECT l->>'kind' AS kind, l->>'code' AS code, min(l->>'description') AS description,
-      sum((l->>'quantity')::int)::int AS quantity, sum((l->>'totalCents')::int)::int AS total_cents, count(DISTINCT done.booking_id)::int AS jobs
-    FROM done CROSS JOIN LATERAL jsonb_array_elements(done.lines) AS l
-    GROUP BY 1, 2`.execute(db);
-  return rows;
+/** JSON aggregates come back parsed from pg, as text from PGlite's driver. */
+const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+/**
+ * The jobs completed in the range, read once: paid ones by week and payment method (the takings'
+ * own rule: still completed, a known method), and all their lines added up by kind and code.
+ */
+export async function completedWork(db: Db, range: InsightsRange): Promise<{ revenue: RevenueRow[]; work: WorkRow[] }> {
+  const { rows } = await sql<{ revenue: unknown; work: unknown }>`
+    WITH ${completedInRange(range)}, revenue AS (
+      SELECT ${dayText(sql.ref('week'))} AS week, method, total_cents, gst_cents FROM (
+        SELECT ${weekOf(sql.ref('completed_at'))} AS week, payment_method AS method,
+          sum(amount_cents)::int AS total_cents, sum(gst_cents)::int AS gst_cents
+        FROM done WHERE payment_method IN (${sql.join([...PAYMENT_METHODS])})
+        GROUP BY 1, 2
+      ) AS w
+    ), work AS (
+      SELECT l->>'kind' AS kind, l->>'code' AS code, min(l->>'description') AS description,
+        sum((l->>'quantity')::int)::int AS quantity, sum((l->>'totalCents')::int)::int AS total_cents, count(DISTINCT done.booking_id)::int AS jobs
+      FROM done CROSS JOIN LATERAL jsonb_array_elements(done.lines) AS l
+      GROUP BY 1, 2
+    )
+    SELECT (SELECT coalesce(json_agg(revenue), '[]') FROM revenue) AS revenue, (SELECT coalesce(json_agg(work), '[]') FROM work) AS work`.execute(db);
+  return { revenue: parsed<RevenueRow[]>(rows[0]!.revenue), work: parsed<WorkRow[]>(rows[0]!.work) };
 }
 
 /**
@@ -117,11 +126,11 @@ export async function customersByWeek(db: Db, range: InsightsRange) {
       FROM bookings b
       WHERE b.starts_at >= ${range.from} AND b.starts_at < ${range.to} AND b.status IN (${sql.join(JOB_STATUSES)}) AND b.customer_key IS NOT NULL
     ), firsts AS (
-      SELECT k.customer_key, f.first
+      SELECT k.customer_key, f.first, ${weekOf(sql.ref('f.first'))} AS first_week
       FROM (SELECT DISTINCT customer_key FROM seen) AS k
       CROSS JOIN LATERAL (SELECT min(f.starts_at) AS first FROM bookings f WHERE f.customer_key = k.customer_key AND f.status IN (${sql.join(JOB_STATUSES)})) AS f
     )
-    SELECT s.week, count(*) FILTER (WHERE ${weekOf(sql.ref('f.first'))} = s.week)::int AS new, count(*) FILTER (WHERE ${weekOf(sql.ref('f.first'))} < s.week)::int AS returning
+    SELECT ${dayText(sql.ref('s.week'))} AS week, count(*) FILTER (WHERE f.first_week = s.week)::int AS new, count(*) FILTER (WHERE f.first_week < s.week)::int AS returning
     FROM seen s JOIN firsts f USING (customer_key)
     GROUP BY s.week
     UNION ALL
@@ -165,6 +174,6 @@ export async function bookingsStarting(db: Db, range: InsightsRange, buckets: re
       (SELECT coalesce(json_agg(starts), '[]') FROM starts) AS starts
     FROM b`.execute(db);
   const row = rows[0]!;
-  const starts = (typeof row.starts === 'string' ? JSON.parse(row.starts) : row.starts) as { weekday: number; hour: number; count: number }[];
+  const starts = parsed<{ weekday: number; hour: number; count: number }[]>(row.starts);
   return { lost: row as Record<string, number | null>, starts };
 }

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import { INSIGHTS_FIRST_HOUR, INSIGHTS_HOURS, INSIGHTS_LEAD_BUCKETS, type InsightsDto } from '../api/insights-schemas.ts';
 import type { Database } from '../db/database.ts';
-import { bookingsStarting, customersByWeek, revenueByWeek, utilisationByWeek, workDone, type InsightsRange } from '../db/insights.repository.ts';
+import { bookingsStarting, completedWork, customersByWeek, utilisationByWeek, type InsightsRange } from '../db/insights.repository.ts';
 import { addDaysToDay, daysBetween } from '../domain/booking-dates.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from '../domain/completion.ts';
 import type { StoredLine } from '../domain/job.ts';
@@ -24,9 +24,8 @@ export async function insightsBetween(db: Kysely<Database>, fromDay: string, toD
   const [from, to] = takingsRange(fromDay, toDay, maxDays);
   const range: InsightsRange = { fromDay, toDay, from, to };
   const weeks = [...new Set(daysBetween(fromDay, toDay).map(mondayOf))];
-  const [revenueRows, workRows, useRows, customerRows, { lost, starts }] = await Promise.all([
-    revenueByWeek(db, range),
-    workDone(db, range),
+  const [{ revenue: revenueRows, work: workRows }, useRows, customerRows, { lost, starts }] = await Promise.all([
+    completedWork(db, range),
     utilisationByWeek(db, range),
     customersByWeek(db, range),
     bookingsStarting(db, range, INSIGHTS_LEAD_BUCKETS),
