@@ -226,7 +226,7 @@ export function completedOn(job: Pick<TakingsJob, 'completedAt'>): string {
 }
 
 /** Checks a takings range (from not after to, at most `maxDays` days when set): its instants [from, to]. */
-function takingsRange(from: string, to: string, maxDays: number): [Date, Date] {
+export function takingsRange(from: string, to: string, maxDays: number): [Date, Date] {
   if (from > to) throw validationFailed([{ field: 'to', message: COMPLETION_MESSAGES.takingsOrder }]);
   if (maxDays > 0 && daysBetween(from, to).length > maxDays) throw validationFailed([{ field: 'to', message: COMPLETION_MESSAGES.takingsRange(maxDays) }]);
   return [new Date(aucklandInstant(from, '00:00')), new Date(aucklandInstant(addDaysToDay(to, 1), '00:00'))];

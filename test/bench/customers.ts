@@ -13,15 +13,10 @@
  *   connection: p50, p95 and p99 against the target (p95 ≤ 10 ms each).
  * Prints a markdown table.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import { openDatabase } from '../../src/db/connect.ts';
-import { migrateToLatest } from '../../src/db/migrator.ts';
-import { BENCH_PASSWORD, serverDatabase, startBuiltServer, stop } from './processes.ts';
-import { percentile } from './latency.ts';
+import { sql, type Kysely } from 'kysely';
+import { BENCH_PASSWORD } from './processes.ts';
+import { onEachDatabase } from './seeded-servers.ts';
+import { timeGets } from './latency.ts';
 import { BOOKINGS, CUSTOMERS, CUSTOMER_BOOKINGS_INSERT as INSERT, FIRST_NAMES, SURNAMES } from './customer-bookings.ts';
 
 const SAMPLES = Number(process.env.BENCH_CUSTOMERS_SAMPLES ?? 1000);
@@ -40,20 +35,6 @@ async function seed(db: Kysely<any>): Promise<string> {
   const { bookings, customers } = rows[0]!;
   if (bookings !== BOOKINGS || customers !== CUSTOMERS) throw new Error(`${bookings} bookings and ${customers} customers written, not ${BOOKINGS} and ${CUSTOMERS}`);
   return `${bookings} bookings of ${customers} customers written in ${((performance.now() - writing) / 1000).toFixed(1)} s`;
-}
-
-async function measure(url: (i: number) => string, cookie: string): Promise<{ p50: number; p95: number; p99: number }> {
-  const latencies: number[] = [];
-  for (let i = 0; i < WARMUP + SAMPLES; i++) {
-    const started = performance.now();
-    const res = await fetch(url(i), { headers: { cookie } });
-    const body = await res.text();
-    const ms = performance.now() - started;
-    if (res.status !== 200) throw new Error(`${url(i)}: ${res.status} ${body}`);
-    if (i >= WARMUP) latencies.push(ms);
-  }
-  latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99) };
 }
 
 /** Signs in, walks 50 pages to collect cursors and customer ids, then times each call. */
@@ -93,57 +74,14 @@ async function run(label: string, base: string, rows: string[]): Promise<void> {
     { name: "GET /v1/customers/{id} (a customer's bookings and messages)", url: (i: number) => `${base}/v1/customers/${ids[(i * 31) % ids.length]}` },
   ];
   for (const r of runs) {
-    const { p50, p95, p99 } = await measure(r.url, cookie);
+    const { p50, p95, p99 } = await timeGets(r.url, cookie, SAMPLES, WARMUP);
     rows.push(`| ${r.name} | ${label} | ${p50.toFixed(2)} ms | ${p95.toFixed(2)} ms | ${p99.toFixed(2)} ms | ≤ ${TARGET_MS} ms | ${p95 <= TARGET_MS ? 'met' : '**missed**'} |`);
     console.log(rows.at(-1));
   }
 }
 
 const rows: string[] = [];
-
-// The embedded database: seeded in this process, then served by the built server on the same directory.
-const dataDir = await mkdtemp(path.join(tmpdir(), 'valet-bench-customers-'));
-try {
-  const handle = await openDatabase({ databaseUrl: undefined, dataDir, poolMax: 1, connectTimeoutMs: 10_000 }, console);
-  try {
-    await migrateToLatest(handle.db);
-    console.log(`PGlite: ${await seed(handle.db)}`);
-  } finally {
-    await handle.close();
-  }
-  const server = await startBuiltServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
-  try {
-    await run('PGlite', server.base, rows);
-  } finally {
-    await stop(server.child);
-  }
-} finally {
-  await rm(dataDir, { recursive: true, force: true });
-}
-
-const database = await serverDatabase();
-if (!database) {
-  rows.push(`| GET /v1/customers… | PostgreSQL | not run: set BENCH_DATABASE_URL or TEST_DATABASE_URL | | | | |`);
-} else {
-  try {
-    // Seeded through a pool of its own: the server's pool stops any statement after 15 s.
-    const handle = { db: new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 1 }) }) }) };
-    try {
-      await migrateToLatest(handle.db);
-      console.log(`PostgreSQL: ${await seed(handle.db)}`);
-      const server = await startBuiltServer({ DATABASE_URL: database.url, LOG_LEVEL: 'warn', DB_POOL_MAX: '10' });
-      try {
-        await run('PostgreSQL', server.base, rows);
-      } finally {
-        await stop(server.child);
-      }
-    } finally {
-      await handle.db.destroy();
-    }
-  } finally {
-    await database.drop();
-  }
-}
+await onEachDatabase('customers', seed, (label, base) => run(label, base, rows), (label) => void rows.push(`| GET /v1/customers… | ${label} | not run: set BENCH_DATABASE_URL or TEST_DATABASE_URL | | | | |`));
 
 console.log(`\nCustomers with ${BOOKINGS.toLocaleString('en')} bookings (${CUSTOMERS.toLocaleString('en')} customers), the built server, one request at a time (${SAMPLES} each, after ${WARMUP} to warm up)\n`);
 console.log('| request | database | p50 | p95 | p99 | target (p95) | |');

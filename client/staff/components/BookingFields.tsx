@@ -21,7 +21,7 @@ import { staffBookingApi } from '../lib/staff-booking-api.ts';
 import './StaffBooking.css';
 
 /** Today's date in Auckland (YYYY-MM-DD): the earliest date staff may book. */
-export const aucklandToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Auckland', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+export { aucklandToday } from '../lib/auckland-today.ts';
 
 /** A booking as the forms hold it: every field as text, the adjustment in dollars. */
 export const EMPTY_DRAFT = {

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { PAYMENT_METHOD_LABELS, PAYMENT_METHODS, type PaymentMethod } from '#domain/completion.ts';
 import { formatNzd } from '#domain/pricing.ts';
+import { aucklandToday } from '../lib/auckland-today.ts';
 import { ApiError, call, send } from '../lib/staff-api.ts';
 import './TakingsPanel.css';
 
@@ -63,11 +64,6 @@ function WorkTable({ caption, work }: { caption: string; work: WorkTaking[] }) {
       </tbody>
     </table>
   );
-}
-
-/** Today in Auckland, as the browser can tell it. */
-function aucklandToday(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Auckland', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 }
 
 function UnpaidJob({ job, onPaid, onSignedOut }: { job: TakingsJob; onPaid(): void; onSignedOut(): void }) {

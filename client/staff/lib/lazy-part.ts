@@ -9,24 +9,15 @@
  */
 import { lazy, type ComponentType } from 'react';
 
-let parts: Map<string, string[]> | undefined;
-
-function chunksOf(part: string): string[] {
-  parts ??= new Map(
-    (document.querySelector<HTMLScriptElement>('script[data-lazy]')?.dataset.lazy ?? '')
-      .split(';')
-      .filter(Boolean)
-      .map((entry) => {
-        const [module, ...chunks] = entry.split(' ');
-        return [module!, chunks];
-      }),
-  );
-  return parts.get(part) ?? [];
-}
-
-/** Starts fetching the chunks of `part` (`staff/components/DayView.tsx`) that the page lacks. */
+/**
+ * Starts fetching the chunks of `part` (`staff/components/DayView.tsx`) that the page lacks. The
+ * list is read where it is needed, once per part (React.lazy loads a part once), with no map kept.
+ */
 function fetchPart(part: string): void {
-  for (const href of chunksOf(part)) import(/* @vite-ignore */ href).catch(() => undefined);
+  for (const entry of (document.querySelector<HTMLScriptElement>('script[data-lazy]')?.dataset.lazy ?? '').split(';')) {
+    const [module, ...chunks] = entry.split(' ');
+    if (module === part) for (const href of chunks) import(/* @vite-ignore */ href).catch(() => undefined);
+  }
 }
 
 /** React.lazy for `part`, whose chunks are all asked for together when it is first rendered (typed as React.lazy is). */

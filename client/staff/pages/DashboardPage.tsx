@@ -80,7 +80,7 @@ function StaffBar({ businessName }: { businessName: string }) {
   );
 }
 
-type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'plans' | 'today' | 'takings' | 'staff' | 'backups' | 'webhooks';
+type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'plans' | 'today' | 'takings' | 'staff' | 'backups' | 'webhooks' | 'insights';
 
 export default function DashboardPage({ state, business }: PageProps<DashboardState>) {
   const [signedIn, setSignedIn] = useState(state.signedIn);
@@ -149,12 +149,14 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
     { key: 'plans', label: 'Plans' },
     { key: 'takings', label: 'Takings' },
     // The owner's alone: staff accounts (issue 22); backups, which hold every customer's details
-    // (issue 42); webhooks, which carry bookings to other systems (issue 44).
+    // (issue 42); webhooks, which carry bookings to other systems, and the Insights, the
+    // business's figures (issue 44).
     ...(state.staffRole === 'owner' || (prompt && !state.signedIn)
       ? [
           { key: 'staff' as const, label: 'Staff' },
           { key: 'backups' as const, label: 'Backups' },
           { key: 'webhooks' as const, label: 'Webhooks' },
+          { key: 'insights' as const, label: 'Insights' },
         ]
       : []),
   ];
@@ -241,7 +243,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
             )}
             {tab === 'plans' && <PlansView onSignedOut={signedOut} />}
             {tab === 'staff' && <StaffMembersView onSignedOut={signedOut} />}
-            {(tab === 'backups' || tab === 'webhooks') && <OwnerPanel panel={tab} onSignedOut={signedOut} />}
+            {(tab === 'backups' || tab === 'webhooks' || tab === 'insights') && <OwnerPanel panel={tab} onSignedOut={signedOut} />}
             {tab === 'emails' && <EmailsView onSignedOut={signedOut} />}
           </Suspense>
         </PartBoundary>

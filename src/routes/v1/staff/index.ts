@@ -24,6 +24,7 @@ import customerPrivacy from './customer-privacy.ts';
 import customers from './customers.ts';
 import emails from './emails.ts';
 import getAllBooking from './getall-booking.ts';
+import insights from './insights.ts';
 import plans from './plans.ts';
 import calendarFeeds from './calendar-feeds.ts';
 import webhooks from './webhooks.ts';
@@ -81,6 +82,7 @@ const staffRoutes: FastifyPluginAsync = async (app) => {
   await app.register(calendarFeeds);
   await app.register(waitlist);
   await app.register(webhooks);
+  await app.register(insights);
 };
 
 export default staffRoutes;

@@ -1,0 +1,92 @@
+/**
+ * The owner's Insights (issue 44): GET /v1/insights. The range is checked as the takings' is (from
+ * not after to, at most TAKINGS_MAX_DAYS days); each measure is added up by the database
+ * (src/db/insights.repository.ts) and only shaped here.
+ */
+import type { Kysely } from 'kysely';
+import { INSIGHTS_FIRST_HOUR, INSIGHTS_HOURS, INSIGHTS_LEAD_BUCKETS, type InsightsDto } from '../api/insights-schemas.ts';
+import type { Database } from '../db/database.ts';
+import { bookingsStarting, completedWork, customersByWeek, utilisationByWeek, type InsightsRange } from '../db/insights.repository.ts';
+import { addDaysToDay, daysBetween } from '../domain/booking-dates.ts';
+import { PAYMENT_METHODS, type PaymentMethod } from '../domain/completion.ts';
+import type { StoredLine } from '../domain/job.ts';
+import { takingsByWork, takingsRange } from './completion.service.ts';
+
+/** The Monday (YYYY-MM-DD) of a day's ISO week. */
+export function mondayOf(day: string): string {
+  const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+  return addDaysToDay(day, -weekday);
+}
+
+const noMoney = () => ({ totalCents: 0, gstCents: 0, byMethod: Object.fromEntries(PAYMENT_METHODS.map((m) => [m, 0])) as Record<PaymentMethod, number> });
+
+export async function insightsBetween(db: Kysely<Database>, fromDay: string, toDay: string, maxDays: number): Promise<InsightsDto> {
+  const [from, to] = takingsRange(fromDay, toDay, maxDays);
+  const range: InsightsRange = { fromDay, toDay, from, to };
+  const weeks = [...new Set(daysBetween(fromDay, toDay).map(mondayOf))];
+  const [{ revenue: revenueRows, work: workRows }, useRows, customerRows, { lost, starts }] = await Promise.all([
+    completedWork(db, range),
+    utilisationByWeek(db, range),
+    customersByWeek(db, range),
+    bookingsStarting(db, range, INSIGHTS_LEAD_BUCKETS),
+  ]);
+
+  const revenueWeeks = new Map(weeks.map((week) => [week, { week, ...noMoney() }]));
+  const revenue = noMoney();
+  for (const row of revenueRows) {
+    for (const sum of [revenue, revenueWeeks.get(row.week)!]) {
+      sum.totalCents += row.total_cents;
+      sum.gstCents += row.gst_cents;
+      sum.byMethod[row.method as PaymentMethod] += row.total_cents;
+    }
+  }
+
+  // The database's sums by code, handed to the takings' own naming and ordering as one line each.
+  const lines = workRows.map((row) => ({ kind: row.kind, code: row.code, description: row.description, quantity: row.quantity, totalCents: row.total_cents }) as StoredLine);
+  const jobs = new Map(workRows.map((row) => [`${row.kind} ${row.code}`, row.jobs]));
+  const work = takingsByWork(lines);
+  const withJobs = (kind: string) => (taking: (typeof work.byPackage)[number]) => ({ ...taking, jobs: jobs.get(`${kind} ${taking.code}`) ?? 0 });
+
+  const resources = new Map<string, InsightsDto['utilisation']['resources'][number]>();
+  for (const row of useRows) {
+    const resource = resources.get(row.id) ?? { id: row.id, name: row.name, kind: row.kind, heldMinutes: 0, openMinutes: 0, weeks: [] };
+    resource.heldMinutes += row.held_minutes;
+    resource.openMinutes += row.open_minutes;
+    resource.weeks.push({ week: row.week, heldMinutes: row.held_minutes, openMinutes: row.open_minutes });
+    resources.set(row.id, resource);
+  }
+  const used = [...resources.values()];
+
+  const customerWeeks = new Map(customerRows.filter((row) => row.week !== null).map((row) => [row.week!, row]));
+  const customerTotals = customerRows.find((row) => row.week === null);
+
+  const counts = Array.from({ length: 7 }, () => Array<number>(INSIGHTS_HOURS).fill(0));
+  let outside = 0;
+  for (const row of starts) {
+    const column = row.hour - INSIGHTS_FIRST_HOUR;
+    if (column >= 0 && column < INSIGHTS_HOURS) counts[row.weekday - 1]![column]! += row.count;
+    else outside += row.count;
+  }
+
+  const lostOf = (key: string) => ({ count: Number(lost[key]), amountCents: Number(lost[`${key}_cents`]) });
+  return {
+    from: fromDay,
+    to: toDay,
+    weeks,
+    revenue: { ...revenue, weeks: [...revenueWeeks.values()] },
+    work: { byPackage: work.byPackage.map(withJobs('package')), byAddOn: work.byAddOn.map(withJobs('add-on')) },
+    utilisation: { heldMinutes: used.reduce((sum, r) => sum + r.heldMinutes, 0), openMinutes: used.reduce((sum, r) => sum + r.openMinutes, 0), resources: used },
+    customers: {
+      new: customerTotals?.new ?? 0,
+      returning: customerTotals?.returning ?? 0,
+      weeks: weeks.map((week) => ({ week, new: customerWeeks.get(week)?.new ?? 0, returning: customerWeeks.get(week)?.returning ?? 0 })),
+    },
+    losses: { bookings: Number(lost.bookings), cancelled: lostOf('cancelled'), noShow: lostOf('no_show'), lapsed: lostOf('lapsed') },
+    leadTime: {
+      count: Number(lost.lead_count),
+      medianDays: lost.lead_median === null || lost.lead_median === undefined ? null : Number(lost.lead_median),
+      buckets: INSIGHTS_LEAD_BUCKETS.map((bucket, i) => ({ ...bucket, count: Number(lost[`bucket_${i}`]) })),
+    },
+    heatMap: { firstHour: INSIGHTS_FIRST_HOUR, counts, outside },
+  };
+}
