@@ -121,6 +121,20 @@ const EXPECTED = {
       { label: '31+', min: 31, max: null, count: 1 },
     ],
   },
+  // The 30 days before, 2 to 31 March: B15 (10 March, booked 1 March, completed but never paid)
+  // and B12 (31 March, booked 1 March, paid on 1 April, so April's).
+  previous: {
+    from: '2026-03-02',
+    to: '2026-03-31',
+    revenue: { totalCents: 0, gstCents: 0 },
+    work: { amountCents: 0 },
+    // Both vans open four whole weeks (5 × 9 h + 4 h) and Monday and Tuesday 30-31 March; Van A holds B15 and B12.
+    utilisation: { heldMinutes: 120, openMinutes: 2 * (4 * 2940 + 1080) },
+    customers: { new: 2, returning: 0 },
+    losses: { bookings: 2, cancelled: { count: 0, amountCents: 0 }, noShow: { count: 0, amountCents: 0 }, lapsed: { count: 0, amountCents: 0 } },
+    // 9 and 30 days ahead.
+    leadTime: { count: 2, medianDays: 19.5 },
+  },
   heatMap: { firstHour: 7, counts: heat, outside: 1 },
 };
 

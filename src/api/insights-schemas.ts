@@ -88,6 +88,22 @@ export const InsightsSchema = Type.Object({
     },
     { description: 'Days from booking to appointment (Auckland dates) of the bookings (not cancelled) starting in the range' },
   ),
+  previous: Type.Object(
+    {
+      from: Type.String({ format: 'date' }),
+      to: Type.String({ format: 'date' }),
+      revenue: Type.Object({ totalCents: Cents, gstCents: Type.Integer() }),
+      work: Type.Object({ amountCents: Type.Integer({ minimum: 0, description: "The completed jobs' lines at list price" }) }),
+      utilisation: Use,
+      customers: Type.Object({ new: Type.Integer({ minimum: 0 }), returning: Type.Integer({ minimum: 0 }) }),
+      losses: Type.Object({ bookings: Type.Integer({ minimum: 0 }), cancelled: Lost, noShow: Lost, lapsed: Lost }),
+      leadTime: Type.Object({ count: Type.Integer({ minimum: 0 }), medianDays: Type.Union([Type.Number(), Type.Null()]) }),
+    },
+    {
+      description:
+        "The same totals, counted the same way, for as many days just before the range (April's 30 days: 2 to 31 March), for the summaries' \"up from\": revenue, the work's amount, utilisation, customers, losses and lead time",
+    },
+  ),
   heatMap: Type.Object(
     {
       firstHour: Type.Integer(),

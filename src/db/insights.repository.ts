@@ -168,9 +168,10 @@ export async function bookingsStarting(db: Db, range: InsightsRange, buckets: re
       ${sql.join(
         buckets.map(
           (bucket, i) =>
-            sql`count(*) FILTER (WHERE b.status <> 'cancelled' AND ${LEAD_DAYS} >= ${bucket.min}${bucket.max === null ? sql`` : sql` AND ${LEAD_DAYS} <= ${bucket.max}`})::int AS ${sql.ref(`bucket_${i}`)}`,
+            sql`count(*) FILTER (WHERE b.status <> 'cancelled' AND ${LEAD_DAYS} >= ${bucket.min}${bucket.max === null ? sql`` : sql` AND ${LEAD_DAYS} <= ${bucket.max}`})::int AS ${sql.ref(`bucket_${i}`)},`,
         ),
-      )},
+        sql``,
+      )}
       (SELECT coalesce(json_agg(starts), '[]') FROM starts) AS starts
     FROM b`.execute(db);
   const row = rows[0]!;

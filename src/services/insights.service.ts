@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { INSIGHTS_FIRST_HOUR, INSIGHTS_HOURS, INSIGHTS_LEAD_BUCKETS, type InsightsDto } from '../api/insights-schemas.ts';
 import type { Database } from '../db/database.ts';
 import { bookingsStarting, completedWork, customersByWeek, utilisationByWeek, type InsightsRange } from '../db/insights.repository.ts';
-import { addDaysToDay, daysBetween } from '../domain/booking-dates.ts';
+import { addDaysToDay, aucklandInstant, daysBetween } from '../domain/booking-dates.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from '../domain/completion.ts';
 import type { StoredLine } from '../domain/job.ts';
 import { takingsByWork, takingsRange } from './completion.service.ts';
@@ -18,17 +18,48 @@ export function mondayOf(day: string): string {
   return addDaysToDay(day, -weekday);
 }
 
+/** What the summaries compare with: the same totals for the range before. */
+async function totalsOf(db: Kysely<Database>, range: InsightsRange): Promise<InsightsDto['previous']> {
+  const [{ revenue, work }, useRows, customerRows, { lost }] = await Promise.all([
+    completedWork(db, range),
+    utilisationByWeek(db, range),
+    customersByWeek(db, range),
+    bookingsStarting(db, range, []),
+  ]);
+  const customers = customerRows.find((row) => row.week === null);
+  return {
+    from: range.fromDay,
+    to: range.toDay,
+    revenue: { totalCents: revenue.reduce((sum, row) => sum + row.total_cents, 0), gstCents: revenue.reduce((sum, row) => sum + row.gst_cents, 0) },
+    work: { amountCents: work.reduce((sum, row) => sum + row.total_cents, 0) },
+    utilisation: { heldMinutes: useRows.reduce((sum, row) => sum + row.held_minutes, 0), openMinutes: useRows.reduce((sum, row) => sum + row.open_minutes, 0) },
+    customers: { new: customers?.new ?? 0, returning: customers?.returning ?? 0 },
+    losses: lossesOf(lost),
+    leadTime: { count: Number(lost.lead_count), medianDays: medianOf(lost) },
+  };
+}
+
+type LostRow = Record<string, number | null>;
+const lostOf = (lost: LostRow, key: string) => ({ count: Number(lost[key]), amountCents: Number(lost[`${key}_cents`]) });
+const lossesOf = (lost: LostRow) => ({ bookings: Number(lost.bookings), cancelled: lostOf(lost, 'cancelled'), noShow: lostOf(lost, 'no_show'), lapsed: lostOf(lost, 'lapsed') });
+const medianOf = (lost: LostRow) => (lost.lead_median === null || lost.lead_median === undefined ? null : Number(lost.lead_median));
+
 const noMoney = () => ({ totalCents: 0, gstCents: 0, byMethod: Object.fromEntries(PAYMENT_METHODS.map((m) => [m, 0])) as Record<PaymentMethod, number> });
 
 export async function insightsBetween(db: Kysely<Database>, fromDay: string, toDay: string, maxDays: number): Promise<InsightsDto> {
   const [from, to] = takingsRange(fromDay, toDay, maxDays);
   const range: InsightsRange = { fromDay, toDay, from, to };
+  const days = daysBetween(fromDay, toDay).length;
+  // As many days just before, for the summaries' "up from".
+  const beforeFrom = addDaysToDay(fromDay, -days);
+  const before: InsightsRange = { fromDay: beforeFrom, toDay: addDaysToDay(fromDay, -1), from: new Date(aucklandInstant(beforeFrom, '00:00')), to: from };
   const weeks = [...new Set(daysBetween(fromDay, toDay).map(mondayOf))];
-  const [{ revenue: revenueRows, work: workRows }, useRows, customerRows, { lost, starts }] = await Promise.all([
+  const [{ revenue: revenueRows, work: workRows }, useRows, customerRows, { lost, starts }, previous] = await Promise.all([
     completedWork(db, range),
     utilisationByWeek(db, range),
     customersByWeek(db, range),
     bookingsStarting(db, range, INSIGHTS_LEAD_BUCKETS),
+    totalsOf(db, before),
   ]);
 
   const revenueWeeks = new Map(weeks.map((week) => [week, { week, ...noMoney() }]));
@@ -68,7 +99,6 @@ export async function insightsBetween(db: Kysely<Database>, fromDay: string, toD
     else outside += row.count;
   }
 
-  const lostOf = (key: string) => ({ count: Number(lost[key]), amountCents: Number(lost[`${key}_cents`]) });
   return {
     from: fromDay,
     to: toDay,
@@ -81,12 +111,13 @@ export async function insightsBetween(db: Kysely<Database>, fromDay: string, toD
       returning: customerTotals?.returning ?? 0,
       weeks: weeks.map((week) => ({ week, new: customerWeeks.get(week)?.new ?? 0, returning: customerWeeks.get(week)?.returning ?? 0 })),
     },
-    losses: { bookings: Number(lost.bookings), cancelled: lostOf('cancelled'), noShow: lostOf('no_show'), lapsed: lostOf('lapsed') },
+    losses: lossesOf(lost),
     leadTime: {
       count: Number(lost.lead_count),
-      medianDays: lost.lead_median === null || lost.lead_median === undefined ? null : Number(lost.lead_median),
+      medianDays: medianOf(lost),
       buckets: INSIGHTS_LEAD_BUCKETS.map((bucket, i) => ({ ...bucket, count: Number(lost[`bucket_${i}`]) })),
     },
+    previous,
     heatMap: { firstHour: INSIGHTS_FIRST_HOUR, counts, outside },
   };
 }
