@@ -202,3 +202,52 @@ forEachBackend(t, async (t, backend) => {
   const long = await app.inject({ method: 'GET', url: '/v1/insights?from=2024-01-01&to=2026-04-01', headers: { cookie } });
   t.equal(long.statusCode, 400, 'longer than TAKINGS_MAX_DAYS: 400');
 });
+
+/**
+ * What the Insights read instead of probing (migrations/042), kept by the database whoever writes:
+ * a payment's copy of its job's lines and whether it is still completed, and each customer's first
+ * job. A week that begins before the range counts a customer new only if their first job is in the
+ * range, so the weeks' new customers add up to the range's.
+ */
+forEachBackend(t, async (t, backend) => {
+  const app = await buildTestApp(t, { backend, env: { LOG_LEVEL: 'silent' } });
+  const db = app.db;
+  const insert = async (overrides: Record<string, unknown>) =>
+    (await db.insertInto('bookings').values(bookingRow({ email: 'first@example.com', ...overrides }) as never).returning('id').executeTakeFirstOrThrow()).id;
+  const payment = () => db.selectFrom('booking_payments').select(['lines', 'booking_completed']).executeTakeFirstOrThrow();
+  const firstJob = async () => (await db.selectFrom('customers').select('first_job_at').where('key', '=', 'e:first@example.com').executeTakeFirstOrThrow()).first_job_at?.toISOString() ?? null;
+
+  // Wednesday 1 April and Monday 30 March 2026: the range's first week begins two days before it.
+  const monday = await insert({ date: '2026-03-30', time: '09:00', status: 'cancelled' });
+  const wednesday = await insert({ date: '2026-04-01', time: '09:00', status: 'confirmed' });
+  t.equal(await firstJob(), at('2026-04-01', '09:00').toISOString(), "a cancelled booking is not the customer's first job");
+  await db.updateTable('bookings').set({ status: 'completed' } as never).where('id', '=', monday).execute();
+  t.equal(await firstJob(), at('2026-03-30', '09:00').toISOString(), 'completed on Monday: that is their first job now');
+
+  await db
+    .insertInto('booking_payments')
+    .values({ booking_id: wednesday, quoted_cents: 6900, amount_cents: 6900, payment_method: 'cash', paid_at: at('2026-04-01', '10:00'), gst_cents: 0, completed_at: at('2026-04-01', '10:00'), completed_by: 'owner' })
+    .execute();
+  const own = (await db.selectFrom('bookings').select('lines').where('id', '=', wednesday).executeTakeFirstOrThrow()).lines;
+  t.same(await payment(), { lines: own, booking_completed: false }, "the payment takes its job's lines; the job is not completed yet");
+  await db.updateTable('bookings').set({ status: 'completed' } as never).where('id', '=', wednesday).execute();
+  t.equal((await payment()).booking_completed, true, 'completed: copied to its payment');
+  // Minutes as before (the held time is the lines' own: bookings_time_is_lines).
+  const pet = [{ vehicle: 0, kind: 'package', code: 'Quick Clean', description: 'Quick Clean', quantity: 1, unitCents: 6900, totalCents: 6900, minutes: 30 }, { vehicle: 0, kind: 'add-on', code: 'pet-hair', description: 'Pet hair removal', quantity: 1, unitCents: 4500, totalCents: 4500, minutes: 30 }];
+  await db.updateTable('bookings').set({ lines: JSON.stringify(pet), list_price_cents: 11400, total_cents: 11400 } as never).where('id', '=', wednesday).execute();
+  t.same((await payment()).lines, pet, "a change of the job's lines: copied");
+  await db.updateTable('booking_payments').set({ lines: JSON.stringify([]), booking_completed: false } as never).execute();
+  t.same(await payment(), { lines: pet, booking_completed: true }, 'a payment written otherwise keeps its job\'s own');
+
+  const cookie = await login(app);
+  const body = (await app.inject({ method: 'GET', url: '/v1/insights?from=2026-04-01&to=2026-04-07', headers: { cookie } })).json();
+  t.same(body.customers, { new: 0, returning: 1, weeks: [{ week: '2026-03-30', new: 0, returning: 1 }, { week: '2026-04-06', new: 0, returning: 0 }] }, 'first job on the Monday before the range: returning on the Wednesday');
+  t.same(body.work.byAddOn.map((w: { code: string; count: number }) => [w.code, w.count]), [['pet-hair', 1]], 'the work is read from the payment');
+  t.same(body.revenue.totalCents, 6900);
+
+  await db.updateTable('bookings').set({ status: 'confirmed' } as never).where('id', '=', wednesday).execute();
+  t.equal((await payment()).booking_completed, false, 'reopened: copied too');
+  const reopened = (await app.inject({ method: 'GET', url: '/v1/insights?from=2026-04-01&to=2026-04-07', headers: { cookie } })).json();
+  t.same([reopened.revenue.totalCents, reopened.work.byAddOn], [0, []], 'a reopened job is neither taken nor done');
+  t.same(reopened.previous.customers, { new: 1, returning: 0 }, 'the Monday, in the week before: new then');
+});

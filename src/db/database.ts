@@ -326,6 +326,9 @@ export interface BookingPaymentsTable {
   completed_at: Date;
   completed_by: string;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+  /** The booking's lines and whether it is still completed, copied by the database (migrations/042): never written here. */
+  lines: ColumnType<unknown, never, never>;
+  booking_completed: ColumnType<boolean, never, never>;
 }
 
 /** The one-row counter of tax-invoice numbers (gapless: incremented in the completing transaction). */
@@ -513,6 +516,8 @@ export interface CustomersTable {
   completed_count: ColumnType<number, never, never>;
   spent_cents: ColumnType<number, never, never>;
   last_booked_at: ColumnType<Date, never, never>;
+  /** When their first job (a booking that holds its place, an offer aside) starts; kept by the database (migrations/042). */
+  first_job_at: ColumnType<Date | null, never, never>;
   search_text: ColumnType<string, never, never>;
 }
 

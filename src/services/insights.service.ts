@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import { INSIGHTS_FIRST_HOUR, INSIGHTS_HOURS, INSIGHTS_LEAD_BUCKETS, type InsightsDto } from '../api/insights-schemas.ts';
 import type { Database } from '../db/database.ts';
-import { bookingsStarting, completedWork, customersByWeek, utilisationByWeek, type InsightsRange } from '../db/insights.repository.ts';
+import { bookingsStarting, completedWork, customersByWeek, utilisationByWeek, type InsightsPeriods, type InsightsRange, type LostRow } from '../db/insights.repository.ts';
 import { addDaysToDay, aucklandInstant, daysBetween } from '../domain/booking-dates.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from '../domain/completion.ts';
 import type { StoredLine } from '../domain/job.ts';
@@ -18,28 +18,6 @@ export function mondayOf(day: string): string {
   return addDaysToDay(day, -weekday);
 }
 
-/** What the summaries compare with: the same totals for the range before. */
-async function totalsOf(db: Kysely<Database>, range: InsightsRange): Promise<InsightsDto['previous']> {
-  const [{ revenue, work }, useRows, customerRows, { lost }] = await Promise.all([
-    completedWork(db, range),
-    utilisationByWeek(db, range),
-    customersByWeek(db, range),
-    bookingsStarting(db, range, []),
-  ]);
-  const customers = customerRows.find((row) => row.week === null);
-  return {
-    from: range.fromDay,
-    to: range.toDay,
-    revenue: { totalCents: revenue.reduce((sum, row) => sum + row.total_cents, 0), gstCents: revenue.reduce((sum, row) => sum + row.gst_cents, 0) },
-    work: { amountCents: work.reduce((sum, row) => sum + row.total_cents, 0) },
-    utilisation: { heldMinutes: useRows.reduce((sum, row) => sum + row.held_minutes, 0), openMinutes: useRows.reduce((sum, row) => sum + row.open_minutes, 0) },
-    customers: { new: customers?.new ?? 0, returning: customers?.returning ?? 0 },
-    losses: lossesOf(lost),
-    leadTime: { count: Number(lost.lead_count), medianDays: medianOf(lost) },
-  };
-}
-
-type LostRow = Record<string, number | null>;
 const lostOf = (lost: LostRow, key: string) => ({ count: Number(lost[key]), amountCents: Number(lost[`${key}_cents`]) });
 const lossesOf = (lost: LostRow) => ({ bookings: Number(lost.bookings), cancelled: lostOf(lost, 'cancelled'), noShow: lostOf(lost, 'no_show'), lapsed: lostOf(lost, 'lapsed') });
 const medianOf = (lost: LostRow) => (lost.lead_median === null || lost.lead_median === undefined ? null : Number(lost.lead_median));
@@ -53,13 +31,13 @@ export async function insightsBetween(db: Kysely<Database>, fromDay: string, toD
   // As many days just before, for the summaries' "up from".
   const beforeFrom = addDaysToDay(fromDay, -days);
   const before: InsightsRange = { fromDay: beforeFrom, toDay: addDaysToDay(fromDay, -1), from: new Date(aucklandInstant(beforeFrom, '00:00')), to: from };
+  const periods: InsightsPeriods = { range, before };
   const weeks = [...new Set(daysBetween(fromDay, toDay).map(mondayOf))];
-  const [{ revenue: revenueRows, work: workRows }, useRows, customerRows, { lost, starts }, previous] = await Promise.all([
-    completedWork(db, range),
-    utilisationByWeek(db, range),
-    customersByWeek(db, range),
-    bookingsStarting(db, range, INSIGHTS_LEAD_BUCKETS),
-    totalsOf(db, before),
+  const [{ revenue: revenueRows, work: workRows, before: workBefore }, useRows, customerRows, { lost, before: lostBefore, starts }] = await Promise.all([
+    completedWork(db, periods),
+    utilisationByWeek(db, periods),
+    customersByWeek(db, periods),
+    bookingsStarting(db, periods, INSIGHTS_LEAD_BUCKETS),
   ]);
 
   const revenueWeeks = new Map(weeks.map((week) => [week, { week, ...noMoney() }]));
@@ -80,16 +58,18 @@ export async function insightsBetween(db: Kysely<Database>, fromDay: string, toD
 
   const resources = new Map<string, InsightsDto['utilisation']['resources'][number]>();
   for (const row of useRows) {
+    if (row.id === null) continue;
     const resource = resources.get(row.id) ?? { id: row.id, name: row.name, kind: row.kind, heldMinutes: 0, openMinutes: 0, weeks: [] };
     resource.heldMinutes += row.held_minutes;
     resource.openMinutes += row.open_minutes;
-    resource.weeks.push({ week: row.week, heldMinutes: row.held_minutes, openMinutes: row.open_minutes });
+    resource.weeks.push({ week: row.week!, heldMinutes: row.held_minutes, openMinutes: row.open_minutes });
     resources.set(row.id, resource);
   }
   const used = [...resources.values()];
 
   const customerWeeks = new Map(customerRows.filter((row) => row.week !== null).map((row) => [row.week!, row]));
-  const customerTotals = customerRows.find((row) => row.week === null);
+  const customerTotals = (period: 'range' | 'before') => customerRows.find((row) => row.week === null && row.period === period);
+  const usedBefore = useRows.find((row) => row.id === null);
 
   const counts = Array.from({ length: 7 }, () => Array<number>(INSIGHTS_HOURS).fill(0));
   let outside = 0;
@@ -107,8 +87,8 @@ export async function insightsBetween(db: Kysely<Database>, fromDay: string, toD
     work: { byPackage: work.byPackage.map(withJobs('package')), byAddOn: work.byAddOn.map(withJobs('add-on')) },
     utilisation: { heldMinutes: used.reduce((sum, r) => sum + r.heldMinutes, 0), openMinutes: used.reduce((sum, r) => sum + r.openMinutes, 0), resources: used },
     customers: {
-      new: customerTotals?.new ?? 0,
-      returning: customerTotals?.returning ?? 0,
+      new: customerTotals('range')?.new ?? 0,
+      returning: customerTotals('range')?.returning ?? 0,
       weeks: weeks.map((week) => ({ week, new: customerWeeks.get(week)?.new ?? 0, returning: customerWeeks.get(week)?.returning ?? 0 })),
     },
     losses: lossesOf(lost),
@@ -117,7 +97,16 @@ export async function insightsBetween(db: Kysely<Database>, fromDay: string, toD
       medianDays: medianOf(lost),
       buckets: INSIGHTS_LEAD_BUCKETS.map((bucket, i) => ({ ...bucket, count: Number(lost[`bucket_${i}`]) })),
     },
-    previous,
+    previous: {
+      from: before.fromDay,
+      to: before.toDay,
+      revenue: { totalCents: workBefore.total_cents, gstCents: workBefore.gst_cents },
+      work: { amountCents: workBefore.work_cents },
+      utilisation: { heldMinutes: usedBefore?.held_minutes ?? 0, openMinutes: usedBefore?.open_minutes ?? 0 },
+      customers: { new: customerTotals('before')?.new ?? 0, returning: customerTotals('before')?.returning ?? 0 },
+      losses: lossesOf(lostBefore),
+      leadTime: { count: Number(lostBefore.lead_count), medianDays: medianOf(lostBefore) },
+    },
     heatMap: { firstHour: INSIGHTS_FIRST_HOUR, counts, outside },
   };
 }

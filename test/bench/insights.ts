@@ -26,15 +26,16 @@ const QUARTER_DAYS = 91;
 /**
  * Written with the triggers off (session_replication_role = replica): a payment's trigger refreshes
  * its customer's summary under an advisory lock, and 25,000 of them in one statement run out of
- * lock slots; the Insights read no summary.
+ * lock slots. So the payments are given their job's lines and completion here, as the trigger of
+ * migrations/042 would give them.
  */
 const VANS_AND_PAYMENTS = `
 SET session_replication_role = replica;
 INSERT INTO resources (name, kind, position) VALUES ('Bench Van 1', 'onsite', 901), ('Bench Van 2', 'onsite', 902);
 UPDATE bookings b SET resource_id = (SELECT id FROM resources WHERE name = CASE WHEN extract(hour FROM b.starts_at AT TIME ZONE 'Pacific/Auckland')::int % 2 = 0 THEN 'Bench Van 1' ELSE 'Bench Van 2' END)
 WHERE b.id IN (SELECT DISTINCT ON (starts_at) id FROM bookings WHERE status <> 'cancelled' ORDER BY starts_at, id);
-INSERT INTO booking_payments (booking_id, quoted_cents, amount_cents, payment_method, paid_at, gst_cents, completed_at, completed_by)
-SELECT id, total_cents, total_cents, (ARRAY['cash', 'bank-transfer', 'card', 'other'])[1 + abs(hashtext(id::text)) % 4], ends_at, 0, ends_at, 'bench'
+INSERT INTO booking_payments (booking_id, quoted_cents, amount_cents, payment_method, paid_at, gst_cents, completed_at, completed_by, lines, booking_completed)
+SELECT id, total_cents, total_cents, (ARRAY['cash', 'bank-transfer', 'card', 'other'])[1 + abs(hashtext(id::text)) % 4], ends_at, 0, ends_at, 'bench', lines, true
 FROM bookings WHERE status = 'completed';
 SET session_replication_role = DEFAULT;`;
 
