@@ -11,12 +11,13 @@ import contactPage from './contact.ts';
 import dashboardPage from './dashboard.ts';
 import findBookingPage from './find-booking.ts';
 import homePage from './home.ts';
+import insightsPage from './insights.ts';
 import invitationPage from './invitation.ts';
 import managePage from './manage.ts';
 import receiptPage from './receipt.ts';
 import seoFiles from './seo.ts';
 
-const WITH_OWN_ROUTES = new Set(['/', '/booking', '/booking/manage', '/booking/plan', '/booking/receipt', '/booking/find', '/contact', '/dashboard', '/dashboard/invitation']);
+const WITH_OWN_ROUTES = new Set(['/', '/booking', '/booking/manage', '/booking/plan', '/booking/receipt', '/booking/find', '/contact', '/dashboard', '/dashboard/insights', '/dashboard/invitation']);
 
 const pageRoutes: FastifyPluginAsync = async (app) => {
   for (const page of PAGES) {
@@ -31,6 +32,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
   await app.register(findBookingPage);
   await app.register(dashboardPage);
   await app.register(invitationPage);
+  await app.register(insightsPage);
   await app.register(seoFiles);
   await app.register(calendarFeed);
 };
