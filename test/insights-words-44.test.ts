@@ -39,14 +39,15 @@ function insights(overrides: { current?: Partial<InsightsDto>; previous?: Partia
 }
 
 t.test('the comparing words', async (t) => {
-  const words = { when: 'the 30 days before', format: (n: number) => `${n}%` };
+  const words = { when: 'in the 30 days before', format: (n: number) => `${n}%` };
   t.equal(comparison(71, 64, words), ', up from 64% in the 30 days before');
   t.equal(comparison(50, 64, words), ', down from 64% in the 30 days before');
   t.equal(comparison(64, 64, words), ', the same as in the 30 days before');
   t.equal(comparison(64, null, { ...words, none: 'no hours open' }), ', with no hours open in the 30 days before to compare');
   t.equal(comparison(64, null, words), ', with nothing in the 30 days before to compare');
-  t.equal(daysBefore({ from: '2026-03-02', to: '2026-03-31' }), 'the 30 days before');
-  t.equal(daysBefore({ from: '2026-03-31', to: '2026-03-31' }), 'the day before');
+  t.equal(daysBefore({ from: '2026-03-02', to: '2026-03-31' }), 'in the 30 days before');
+  t.equal(daysBefore({ from: '2026-03-31', to: '2026-03-31' }), 'on the day before');
+  t.equal(comparison(2, 1, { when: 'on the day before', format: String }), ', up from 1 on the day before');
   t.equal(plural(1, 'day'), '1 day');
   t.equal(plural(19.5, 'day'), '19.5 days');
   t.equal(plural(0, 'booking'), '0 bookings');

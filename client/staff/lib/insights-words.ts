@@ -11,21 +11,21 @@ import { hour, percent, WEEKDAYS, type InsightsChart } from './insights-tables.t
 /** '1 day', '19.5 days'. */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-/** The days before the range, in words: 'the day before', 'the 30 days before'. */
+/** The days before the range, in words: 'on the day before', 'in the 30 days before'. */
 export function daysBefore(previous: { from: string; to: string }): string {
   const days = Math.round((Date.parse(`${previous.to}T00:00:00Z`) - Date.parse(`${previous.from}T00:00:00Z`)) / 86_400_000) + 1;
-  return days === 1 ? 'the day before' : `the ${days} days before`;
+  return days === 1 ? 'on the day before' : `in the ${days} days before`;
 }
 
 /**
- * How a figure compares with the one before, as the end of a sentence: ', up from 64% in the 30
- * days before', ', down from …', ', the same as in …'; and when there is no figure before (null),
- * the `none` words: ', with no bookings in the 30 days before to compare'.
+ * How a figure compares with the one before, as the end of a sentence (`when` is daysBefore's):
+ * ', up from 64% in the 30 days before', ', down from …', ', the same as in …'; and when there is
+ * no figure before (null), the `none` words: ', with no bookings in the 30 days before to compare'.
  */
 export function comparison(now: number, before: number | null, words: { when: string; format(n: number): string; none?: string }): string {
-  if (before === null) return `, with ${words.none ?? 'nothing'} in ${words.when} to compare`;
-  if (now === before) return `, the same as in ${words.when}`;
-  return `, ${now > before ? 'up' : 'down'} from ${words.format(before)} in ${words.when}`;
+  if (before === null) return `, with ${words.none ?? 'nothing'} ${words.when} to compare`;
+  if (now === before) return `, the same as ${words.when}`;
+  return `, ${now > before ? 'up' : 'down'} from ${words.format(before)} ${words.when}`;
 }
 
 /** Each chart's summary sentence (the heat map's, which compares nothing, included). */
@@ -61,7 +61,7 @@ export function insightsSummaries(data: InsightsDto) {
       `Work worth ${formatNzd(workCents)} at list price${comparison(workCents, previous.work.amountCents, money)}.`,
     utilisation:
       used === null
-        ? `No hours open in this range${usedBefore === null ? '' : `; utilisation was ${usedBefore}% in ${when}`}.`
+        ? `No hours open in this range${usedBefore === null ? '' : `; utilisation was ${usedBefore}% ${when}`}.`
         : `Utilisation ${used}% (${hours(utilisation.heldMinutes)} of ${hours(utilisation.openMinutes)} hours open held by jobs)${comparison(used, usedBefore, { when, format: (n) => `${n}%`, none: 'no hours open' })}.`,
     customers:
       `${customers.new} new and ${customers.returning} returning ${people === 1 ? 'customer' : 'customers'}` +
@@ -70,7 +70,7 @@ export function insightsSummaries(data: InsightsDto) {
     losses: `${lost.count} of ${plural(losses.bookings, 'booking')} lost, worth ${formatNzd(lost.cents)}${comparison(lost.cents, lostOf(previous.losses).cents, money)}.`,
     'lead-time':
       leadTime.medianDays === null
-        ? `No bookings in this range${previous.leadTime.medianDays === null ? `, nor in ${when}` : `; the median was ${days(previous.leadTime.medianDays)} in ${when}`}.`
+        ? `No bookings in this range${previous.leadTime.medianDays === null ? `, nor ${when}` : `; the median was ${days(previous.leadTime.medianDays)} ${when}`}.`
         : `Median ${days(leadTime.medianDays)} from booking to appointment, over ${plural(leadTime.count, 'booking')}${comparison(leadTime.medianDays, previous.leadTime.medianDays, { when, format: days, none: 'no bookings' })}.`,
     busiest:
       busiest && busiest.count > 0
