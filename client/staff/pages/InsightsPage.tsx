@@ -26,6 +26,8 @@ interface Series {
 
 const COLOURS = ['#1d4e89', '#e07a1f', '#2a9d8f', '#9b5de5'];
 const WIDTH = 360;
+/** About the width of a character at the charts' font sizes, in the drawing's units: a label's room. */
+const CHAR_WIDTH = 7;
 /** The longest category name drawn whole beside its bar; longer ones end in '…' (the table has them whole). */
 const LABEL_CHARS = 17;
 
@@ -64,7 +66,7 @@ function Chart({ chart, title, summary, table, from, to, children }: { chart: In
           </table>
         </div>
       </details>
-      <a className="button button-small" href={insightsCsvPath(chart, from, to)} download>
+      <a className="button button-ghost button-small" href={insightsCsvPath(chart, from, to)} download>
         Download CSV<span className="visually-hidden"> of {title}</span>
       </a>
     </figure>
@@ -77,15 +79,18 @@ function Bars({ label, categories, series, format = String }: { label: string; c
   const max = Math.max(1, ...totals);
   const row = 26;
   const left = 116;
-  const right = 72;
+  // Room for the longest total beside its bar ('$77,400.00'), so that none runs off the drawing.
+  const right = 8 + CHAR_WIDTH * Math.max(3, ...totals.map((total) => format(total).length));
   const legend = series.length > 1 ? 22 : 0;
+  // Each legend entry as wide as its name.
+  const keys = series.map((s, k) => 28 * k + CHAR_WIDTH * series.slice(0, k).reduce((sum, before) => sum + before.name.length, 0));
   const height = legend + categories.length * row + 4;
   const scale = (WIDTH - left - right) / max;
   return (
     <svg className="insights-svg" viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={label} fill="currentColor">
       {series.length > 1 &&
         series.map((s, k) => (
-          <g key={s.name} transform={`translate(${k * 88}, 4)`}>
+          <g key={s.name} transform={`translate(${keys[k]}, 4)`}>
             <rect width="12" height="12" fill={COLOURS[k % COLOURS.length]} />
             <text x="16" y="11" fontSize="11">
               {s.name}
