@@ -1,7 +1,7 @@
 /**
  * The public pages. Pages whose HTML depends only on their path are served straight from the
- * render cache; home, booking, contact and a booking's manage page read their query string or take a form post (files
- * beside this one).
+ * render cache; home, booking, contact, a booking's manage page and the owner's Insights read their query string or
+ * take a form post (files beside this one).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { PAGES } from '#client/routes.ts';
