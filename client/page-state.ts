@@ -8,6 +8,8 @@ import type { ScheduleShape } from '#domain/schedule.ts';
 import type { Quote } from '#domain/pricing.ts';
 import type { AreaAnswer } from '#domain/service-area.ts';
 import type { WaitlistPart } from '#domain/waitlist-words.ts';
+import type { InsightsDto } from '#api/insights-schemas.ts';
+import type { InsightsRange } from './staff/lib/insights-tables.ts';
 
 /** Home: a confirmation shown after a booking made without JavaScript (POST, redirect, GET). */
 export interface HomeState {
@@ -234,4 +236,20 @@ export interface InvitationState {
   /** The token, for the form's own address. */
   token: string;
   errors: FieldError[];
+}
+
+/** The owner's Insights (/dashboard/insights?range=&from=&to=, issue 44). */
+export interface InsightsState {
+  /** The owner's page; or, for a member whose role is staff, the page that says it is the owner's (403). */
+  view: 'insights' | 'forbidden';
+  /** The range chosen, and its days (YYYY-MM-DD, Auckland): the form shows them. */
+  range: InsightsRange;
+  from: string;
+  to: string;
+  /** Today in Auckland by the server's clock: the presets' days when the choice changes in the browser. */
+  today: string;
+  /** The figures; null for a refused range (see error) and on the 403 page. */
+  insights: InsightsDto | null;
+  /** Why the range was refused (from after to, longer than the limit), shown beside the form. */
+  error: string | null;
 }

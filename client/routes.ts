@@ -5,7 +5,7 @@
 import type { BusinessInfo } from '#domain/business.ts';
 import { PACKAGES } from '#domain/catalogue.ts';
 import { SERVICE_DETAILS } from '#domain/content.ts';
-import { FIND_BOOKING_PATH } from '#domain/site-paths.ts';
+import { FIND_BOOKING_PATH, INSIGHTS_PAGE_PATH } from '#domain/site-paths.ts';
 import { INVITATION_PAGE_PATH } from '#domain/staff-members.ts';
 import { NOT_FOUND_PATH } from './page-props.ts';
 
@@ -42,6 +42,7 @@ export type PageModule =
   | 'ReceiptPage'
   | 'FindBookingPage'
   | 'InvitationPage'
+  | 'InsightsPage'
   | 'NotFoundPage';
 
 export interface PageDefinition {
@@ -85,6 +86,8 @@ export const PAGES: readonly PageDefinition[] = [
   page('/terms', 'LegalPage', 'Terms of Service', 'Terms of Service', 'Our booking, cancellation, payment and pricing terms.', 'legal'),
   page('/sitemap', 'SitemapPage', 'Sitemap', 'Sitemap', 'Every page of our website in one list.', 'legal'),
   { ...page('/dashboard', 'DashboardPage', 'Dashboard', 'Booking Dashboard', 'Staff bookings dashboard.', 'none'), index: false },
+  // The owner's figures (issue 44), at /dashboard/insights?range=…: never indexed, never listed.
+  { ...page(INSIGHTS_PAGE_PATH, 'InsightsPage', 'Insights', 'Insights', "The owner's figures: revenue, work, utilisation, customers, losses, lead time.", 'none'), index: false },
   // A new member of staff's invitation, at /dashboard/invitation/{token}: never indexed, never listed.
   { ...page(INVITATION_PAGE_PATH, 'InvitationPage', 'Staff invitation', 'Set Your Password', 'Set the password of your staff sign-in.', 'none'), index: false },
   // Each booking's own page, at /booking/manage/{token}: never indexed, never listed.

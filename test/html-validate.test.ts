@@ -4,17 +4,18 @@
  * lists), their states reachable by an address (a package chosen, a message sent, a booking
  * received), the booking wizard's three steps (step 1 by GET, steps 2 and 3 as the no-JavaScript
  * form posts them), the 404 page, a booking's manage page in each of its views, and a regular
- * plan's page (issue 43).
+ * plan's page (issue 43), and the owner's Insights (issue 44).
  */
 import t from 'tap';
 import { HtmlValidate, type Message } from 'html-validate';
 import { MANAGE_PAGE_PATH, PAGES, PLAN_PAGE_PATH, RECEIPT_PAGE_PATH } from '../client/routes.ts';
 import { INVITATION_PAGE_PATH } from '../src/domain/staff-members.ts';
+import { INSIGHTS_PAGE_PATH } from '../src/domain/site-paths.ts';
 import { recordCompletion } from '../src/services/completion-record.ts';
 import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { visitsOf } from '../src/db/plans.repository.ts';
 import { weekdayOf } from '../src/domain/availability.ts';
-import { buildTestApp } from './helper.ts';
+import { buildTestApp, login } from './helper.ts';
 import { inDays, originalClientPayload } from './support/payloads.ts';
 
 // The standard preset as it is: no rule needed turning off for React's server output.
@@ -47,8 +48,8 @@ t.test('the validator finds errors where there are some', async (t) => {
 t.test('every public page and the manage page pass html-validate:standard', async (t) => {
   const app = await buildTestApp(t);
   const pages: { name: string; status: number; html: string }[] = [];
-  const get = async (url: string, status = 200) => {
-    const res = await app.inject(url);
+  const get = async (url: string, status = 200, cookie?: string) => {
+    const res = await app.inject({ url, headers: cookie ? { cookie } : {} });
     t.equal(res.statusCode, status, `GET ${url}`);
     t.match(res.headers['content-type'], /^text\/html/, `GET ${url} is HTML`);
     pages.push({ name: `GET ${url}`, status: res.statusCode, html: res.body });
@@ -63,8 +64,12 @@ t.test('every public page and the manage page pass html-validate:standard', asyn
 
   // Every page of the page table (what /sitemap and sitemap.xml list), the manage page apart.
   // (The pages at a token's address apart: the manage and receipt pages below, a staff invitation here, as a used link shows it.)
-  for (const page of PAGES) if (![MANAGE_PAGE_PATH, PLAN_PAGE_PATH, RECEIPT_PAGE_PATH, INVITATION_PAGE_PATH].includes(page.path)) await get(page.path);
+  // (The owner's Insights apart too: signed in as the owner below, their page and a refused range's.)
+  for (const page of PAGES) if (![MANAGE_PAGE_PATH, PLAN_PAGE_PATH, RECEIPT_PAGE_PATH, INVITATION_PAGE_PATH, INSIGHTS_PAGE_PATH].includes(page.path)) await get(page.path);
   await get(`${INVITATION_PAGE_PATH}/${'A'.repeat(43)}`, 410);
+  const owner = await login(app);
+  await get(INSIGHTS_PAGE_PATH, 200, owner);
+  await get(`${INSIGHTS_PAGE_PATH}?range=custom&from=2026-04-30&to=2026-04-01`, 400, owner);
   const sitemap = (await app.inject('/sitemap')).body;
   for (const [, path] of sitemap.matchAll(/<a [^>]*href="(\/[^"#?]*)"/g)) {
     if (!pages.some((p) => p.name === `GET ${path}`)) await get(path!);

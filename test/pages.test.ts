@@ -10,7 +10,7 @@ import { NOT_FOUND_PAGE, PAGES, type PageDefinition } from '../client/routes.ts'
 import { manageLinkFor } from '../src/db/manage-link.repository.ts';
 import { recordCompletion } from '../src/services/completion-record.ts';
 import { originalClientPayload } from './support/payloads.ts';
-import { buildTestApp, entryScriptOf } from './helper.ts';
+import { buildTestApp, entryScriptOf, login } from './helper.ts';
 
 /** The JSON-LD block of a page. */
 const structuredData = (html: string) => JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!);
@@ -264,8 +264,10 @@ t.test('pages', async (t) => {
               ? `${page.path}/${'A'.repeat(43)}`
               : page.path;
     const firstPath = new Map([...PAGES, NOT_FOUND_PAGE].map((page) => [page.module, urlOf(page)]));
+    // The owner's Insights (issue 44) show only to the owner: the others are sent to the sign-in.
+    const owner = await login(app);
     for (const [module, url] of firstPath) {
-      const html = (await app.inject(url)).body;
+      const html = (await app.inject({ url, headers: module === 'InsightsPage' ? { cookie: owner } : {} })).body;
       const head = /<head>([\s\S]*?)<\/head>/.exec(html)![1]!;
       // Named to the boot script, which makes a disabled link of each for Vite's loader: none in the
       // head, where a browser's preload scanner could fetch it.
@@ -276,7 +278,7 @@ t.test('pages', async (t) => {
       const block = /<style>([^<]*)<\/style>/.exec(head)![1]!;
       const expected = links.map((href) => readFileSync(path.join(CLIENT_DIST_DIR, href!), 'utf8').trim()).join('\n');
       t.equal(block, expected, `${url}: the stylesheets' text inlined`);
-      const policy = String((await app.inject(url)).headers['content-security-policy']);
+      const policy = String((await app.inject({ url, headers: module === 'InsightsPage' ? { cookie: owner } : {} })).headers['content-security-policy']);
       t.match(policy, `'sha256-${createHash('sha256').update(block).digest('base64')}'`, `${url}: the style block is allowed by its hash`);
       // A page's lazy parts (the wizard's later steps, the dashboard's Schedule view) can be rendered
       // by the server too, so their stylesheets come with the page, after its own.

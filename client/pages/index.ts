@@ -10,6 +10,7 @@ import ContactPage from './ContactPage.tsx';
 import DashboardPage from '../staff/pages/DashboardPage.tsx';
 import FindBookingPage from './FindBookingPage.tsx';
 import HomePage from './HomePage.tsx';
+import InsightsPage from '../staff/pages/InsightsPage.tsx';
 import InvitationPage from '../staff/pages/InvitationPage.tsx';
 import LegalPage from './LegalPage.tsx';
 import ManagePage from './ManagePage.tsx';
@@ -32,6 +33,7 @@ export const PAGE_COMPONENTS: Record<PageModule, ComponentType<PageProps<never>>
   DashboardPage,
   FindBookingPage,
   HomePage,
+  InsightsPage,
   InvitationPage,
   LegalPage,
   ManagePage,

@@ -5,3 +5,6 @@
 
 /** "Find my booking" (issue 22): linked from the footer, the manage page and the confirmation e-mail. */
 export const FIND_BOOKING_PATH = '/booking/find';
+
+/** The owner's Insights (issue 44): linked from the dashboard's tabs; its charts' CSVs are under it. */
+export const INSIGHTS_PAGE_PATH = '/dashboard/insights';

@@ -22,7 +22,6 @@ const ScheduleView = lazyPart('staff/components/ScheduleView.tsx', () => import(
 const EmailsView = lazyPart('staff/components/EmailsView.tsx', () => import('../components/EmailsView.tsx'));
 const CustomersView = lazyPart('staff/components/CustomersView.tsx', () => import('../components/CustomersView.tsx'));
 const PlansView = lazyPart('staff/components/PlansView.tsx', () => import('../components/PlansView.tsx'));
-const StaffMembersView = lazyPart('staff/components/StaffMembersView.tsx', () => import('../components/StaffMembersView.tsx'));
 const StaffBookingForm = lazyPart('staff/components/StaffBookingForm.tsx', () => import('../components/StaffBookingForm.tsx'));
 const DayView = lazyPart('staff/components/DayView.tsx', () => import('../components/DayView.tsx'));
 const TodayView = lazyPart('staff/components/TodayView.tsx', () => import('../components/TodayView.tsx'));
@@ -80,7 +79,7 @@ function StaffBar({ businessName }: { businessName: string }) {
   );
 }
 
-type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'plans' | 'today' | 'takings' | 'staff' | 'backups' | 'webhooks' | 'insights';
+type Tab = 'bookings' | 'day' | 'messages' | 'schedule' | 'emails' | 'customers' | 'plans' | 'today' | 'takings' | 'staff' | 'backups' | 'webhooks';
 
 export default function DashboardPage({ state, business }: PageProps<DashboardState>) {
   const [signedIn, setSignedIn] = useState(state.signedIn);
@@ -137,6 +136,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
     );
   }
 
+  const owner = state.staffRole === 'owner' || (prompt && !state.signedIn);
   // `early`: the view's first request, sent with the tap (see sendEarly).
   const tabs: { key: Tab; label: string; count?: number | null; early?: EarlyRequest }[] = [
     { key: 'bookings', label: 'Bookings' },
@@ -149,14 +149,12 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
     { key: 'plans', label: 'Plans' },
     { key: 'takings', label: 'Takings' },
     // The owner's alone: staff accounts (issue 22); backups, which hold every customer's details
-    // (issue 42); webhooks, which carry bookings to other systems, and the Insights, the
-    // business's figures (issue 44).
-    ...(state.staffRole === 'owner' || (prompt && !state.signedIn)
+    // (issue 42); webhooks, which carry bookings to other systems (issue 44).
+    ...(owner
       ? [
           { key: 'staff' as const, label: 'Staff' },
           { key: 'backups' as const, label: 'Backups' },
           { key: 'webhooks' as const, label: 'Webhooks' },
-          { key: 'insights' as const, label: 'Insights' },
         ]
       : []),
   ];
@@ -220,6 +218,12 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
               ) : null}
             </button>
           ))}
+          {/* The owner's Insights, the business's figures (issue 44): a page of its own. */}
+          {owner && (
+            <a className="tab" href="/dashboard/insights">
+              Insights
+            </a>
+          )}
         </nav>
         <PartBoundary part={tab}>
           {/* One boundary for every view, there from the start: a view opened in a transition keeps the one before on screen. */}
@@ -242,8 +246,7 @@ export default function DashboardPage({ state, business }: PageProps<DashboardSt
               />
             )}
             {tab === 'plans' && <PlansView onSignedOut={signedOut} />}
-            {tab === 'staff' && <StaffMembersView onSignedOut={signedOut} />}
-            {(tab === 'backups' || tab === 'webhooks' || tab === 'insights') && <OwnerPanel panel={tab} onSignedOut={signedOut} />}
+            {(tab === 'staff' || tab === 'backups' || tab === 'webhooks') && <OwnerPanel panel={tab} onSignedOut={signedOut} />}
             {tab === 'emails' && <EmailsView onSignedOut={signedOut} />}
           </Suspense>
         </PartBoundary>
