@@ -74,7 +74,10 @@ export const InsightsSchema = Type.Object({
       returning: Type.Integer({ minimum: 0 }),
       weeks: Type.Array(Type.Object({ week: Week, new: Type.Integer({ minimum: 0 }), returning: Type.Integer({ minimum: 0 }) })),
     },
-    { description: "The customers with a booking (not cancelled) starting in the range: new in a week when their first such booking ever starts in that week, else returning" },
+    {
+      description:
+        "The customers with a job (a booking pending, confirmed, completed or a no-show) starting in the range: new in the week their first job ever starts, when that is in the range, else returning; so the weeks' new customers add up to the range's. An erased customer is no longer counted",
+    },
   ),
   losses: Type.Object(
     { bookings: Type.Integer({ minimum: 0, description: 'Every booking starting in the range (offers excepted)' }), cancelled: Lost, noShow: Lost, lapsed: Lost },

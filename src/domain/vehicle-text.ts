@@ -22,8 +22,3 @@ export function vehicleText(vehicle: VehicleChoice, index: number): string {
 export function jobText(vehicles: readonly VehicleChoice[]): string {
   return vehicles.map(vehicleText).join('; ');
 }
-
-/** "2 vehicles" for a job of several, nothing for one: what the day view and the cards add. */
-export function vehicleCount(vehicles: readonly unknown[] | undefined): string {
-  return vehicles && vehicles.length > 1 ? `${vehicles.length} vehicles` : '';
-}

@@ -2,7 +2,7 @@
 import { formatNzd } from '#domain/pricing.ts';
 import type { BookingDto } from '../lib/staff-api.ts';
 import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
-import { vehicleCount } from '#domain/vehicle-text.ts';
+import { vehicleCount } from '#domain/vehicle-count.ts';
 import { Fact } from './Fact.tsx';
 import { cardDate } from './format.ts';
 import { StatusActions } from './StatusActions.tsx';

@@ -1,7 +1,7 @@
 /** One booking as a line of a schedule: time, what (the size, or how many vehicles), who, where, status. */
 import type { BookingDto } from '../lib/staff-api.ts';
 import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
-import { vehicleCount } from '#domain/vehicle-text.ts';
+import { vehicleCount } from '#domain/vehicle-count.ts';
 import { cardDate } from './format.ts';
 import { ConfirmationBadge, StatusBadge } from './StatusBadge.tsx';
 import './BookingLine.css';

@@ -10,7 +10,8 @@ import { adjustmentLabel, discountLabel, formatNzd, TRAVEL_FEE_LABEL } from '#do
 import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
 import { packageForPeople } from '#domain/catalogue.ts';
 import { vehicleName } from '#domain/job.ts';
-import { addOnNames, vehicleCount } from '#domain/vehicle-text.ts';
+import { vehicleCount } from '#domain/vehicle-count.ts';
+import { addOnNames } from '#domain/vehicle-text.ts';
 import type { BookingDto, StatusChangeDto } from '../lib/staff-api.ts';
 import { useOpening } from '../lib/use-opening.ts';
 import { Icon } from '../../components/Icon.tsx';

@@ -12,7 +12,7 @@ import { Fragment, Suspense, useCallback, useEffect, useRef, useState, type CSSP
 import { lazyPart } from '../lib/lazy-part.ts';
 import { ApiError, staffApi, type BookingDto, type ClosureDto, type ResourceDto, type ScheduleDayDto, type ScheduleGapDto, type ScheduleWeekDto } from '../lib/staff-api.ts';
 import { OUTSIDE_SERVICE_AREA } from '#domain/van-day.ts';
-import { vehicleCount } from '#domain/vehicle-text.ts';
+import { vehicleCount } from '#domain/vehicle-count.ts';
 import { takeEarly } from '../lib/early-data.ts';
 import { useOpening } from '../lib/use-opening.ts';
 import { waitlistApi, type WaitlistListDto } from '../lib/waitlist-api.ts';

@@ -74,9 +74,10 @@ function Chart({ chart, title, summary, table, from, to, children }: { chart: In
 }
 
 /** Bars, one a category, stacked by series; horizontal so that long names and many weeks fit a phone. */
-function Bars({ label, categories, series, format = String }: { label: string; categories: string[]; series: Series[]; format?: (n: number) => string }) {
+function Bars({ label, categories, series, format = String, scale: full }: { label: string; categories: string[]; series: Series[]; format?: (n: number) => string; scale?: number }) {
   const totals = categories.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
-  const max = Math.max(1, ...totals);
+  // A full bar is `scale` (100 for per cents), else the largest total.
+  const max = full ?? Math.max(1, ...totals);
   const row = 26;
   const left = 116;
   // Room for the longest total beside its bar ('$77,400.00'), so that none runs off the drawing.
@@ -175,6 +176,7 @@ function Charts({ data }: { data: InsightsDto }) {
           label="Utilisation of each van and bay over the range, in per cent"
           categories={utilisation.resources.map((r) => r.name)}
           series={[{ name: 'Utilisation', values: utilisation.resources.map((r) => percent(r.heldMinutes, r.openMinutes) ?? 0) }]}
+          scale={100}
           format={(n) => `${n}%`}
         />
       </Chart>
