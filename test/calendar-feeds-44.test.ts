@@ -7,6 +7,7 @@
  * disabled member's, answers 404; none is made without a session (the owner's: the route table checks requireOwner).
  */
 import { createHash } from 'node:crypto';
+import { Writable } from 'node:stream';
 import ICAL from 'ical.js';
 import t from 'tap';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
@@ -101,4 +102,24 @@ forEachBackend(t, async (t, backend) => {
     t.equal((await staff('POST', '/v1/calendar-feeds', { resourceId: '00000000-0000-4000-8000-000000000000' })).statusCode, 404);
     t.equal((await app.inject({ method: 'GET', url: '/v1/calendar-feeds' })).statusCode, 401);
   });
+});
+
+t.test("a feed's token never reaches the logs", async (t) => {
+  const lines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const app = await buildTestApp(t, { env: { LOG_LEVEL: 'info' }, logStream });
+  const cookie = await login(app);
+  const van = (await app.inject({ url: '/v1/resources', headers: { cookie } })).json().data.find((r: { kind: string }) => r.kind === 'onsite');
+  const made = await app.inject({ method: 'POST', url: '/v1/calendar-feeds', headers: { cookie }, payload: { resourceId: van.id } });
+  const path = new URL(made.json().url).pathname;
+  const token = path.slice('/calendar/'.length, -'.ics'.length);
+  t.equal((await app.inject(path)).statusCode, 200);
+  t.equal((await app.inject(`${path}?x=1`)).statusCode, 200);
+  t.ok(lines.some((line) => line.includes('/calendar/[token]')), 'the feed is logged by where it went');
+  t.notOk(lines.some((line) => line.includes(token)), 'but never with its token');
 });

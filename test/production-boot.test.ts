@@ -136,6 +136,14 @@ t.test('the Docker image boots from its final stage alone and shuts down gracefu
   const taken = await backup.text();
   t.equal(backup.status, 201, `the owner takes a backup: ${taken}`);
   t.match(JSON.parse(taken), { name: /^valet-.*\.backup\.gz$/, sizeBytes: Number });
+  // Webhooks (issue 44) go to https addresses only in production.
+  const hook = await fetch(`${base}/v1/webhooks`, {
+    method: 'POST',
+    headers: { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'http://hooks.example.com/valet', events: ['booking.created'] }),
+  });
+  t.equal(hook.status, 400, 'an http webhook address is refused');
+  t.match(await hook.json(), { errors: [{ field: 'url', message: /https/ }] });
 
   server.kill('SIGTERM');
   // The bound's timer is cleared once the server has exited: left running, it kept this file's

@@ -158,8 +158,8 @@ export function newBookingFactsQuery(customer: CustomerIdentity, fromDate: strin
     select ${customerFactsColumns(fromDate)},
       ${placement.countNewCustomers ? newCustomersLastHour : sql`null`} as new_customers,
       ${anyToLapse(placement.now, placement.date)} as lapsable,
-      exists (select 1 from waitlist_entries where email_canonical = customer.email and email_canonical is not null
-        and "date" = ${placement.date} and status in ('waiting', 'offered') and status = 'waiting') as waiting,
+      exists (select 1 from waitlist_entries where email_canonical = customer.email
+        and "date" = ${placement.date} and status = 'waiting') as waiting,
       ${scheduleFactsColumns(placement.span[0], placement.span[1])}
     from customer`;
 }

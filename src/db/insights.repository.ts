@@ -55,9 +55,9 @@ export async function completedWork(db: Db, periods: InsightsPeriods): Promise<{
       SELECT completed_at >= ${range.from} AS now, completed_at, payment_method, amount_cents, gst_cents
       FROM booking_payments WHERE ${completed} AND payment_method IN (${sql.join([...PAYMENT_METHODS])})
     ), lines AS MATERIALIZED (
-      SELECT p.completed_at >= ${range.from} AS now, p.booking_id, l->>'kind' AS kind, l->>'code' AS code, l->>'description' AS description,
-        (l->>'quantity')::int AS quantity, (l->>'totalCents')::int AS total_cents
-      FROM booking_payments p CROSS JOIN LATERAL jsonb_array_elements(p.lines) AS l
+      SELECT p.completed_at >= ${range.from} AS now, p.booking_id, l.kind, l.code, l.description, l.quantity, l."totalCents" AS total_cents
+      FROM booking_payments p
+      CROSS JOIN LATERAL jsonb_to_recordset(p.lines) AS l (kind text, code text, description text, quantity int, "totalCents" int)
       WHERE ${completed}
     ), revenue AS (
       SELECT ${dayText(sql.ref('week'))} AS week, method, total_cents, gst_cents FROM (

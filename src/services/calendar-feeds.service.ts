@@ -16,7 +16,7 @@ import { presentLines } from '../domain/job.ts';
 import { lineLabel } from '../domain/pricing.ts';
 import type { BusinessInfo } from '../domain/business.ts';
 import type { Booking, Database } from '../db/database.ts';
-import { feedByTokenHash, insertFeed, jobsOfResource, liveFeeds, revokeFeed } from '../db/calendar-feeds.repository.ts';
+import { feedByTokenHash, insertFeed, jobsOfResource, revokeFeed } from '../db/calendar-feeds.repository.ts';
 import { conflict, notFound } from '../errors.ts';
 import { appointmentTimes, whereForPeople } from '../mail/booking-facts.ts';
 import { invitationStatus, textValue } from '../mail/invitation.ts';
@@ -44,8 +44,6 @@ export async function createFeed(db: Kysely<Database>, target: FeedTarget, by: s
     return { feed, url: `${origin}${calendarPath(token)}` };
   });
 }
-
-export const listFeeds = liveFeeds;
 
 export async function revoke(db: Kysely<Database>, id: string, now: Date): Promise<void> {
   if (!(await revokeFeed(db, id, now))) throw notFound(CALENDAR_FEED_MESSAGES.feedNotFound);

@@ -24,7 +24,6 @@ import { listZones } from '../db/service-zones.repository.ts';
 import {
   datesWithWaiting,
   endPastEntries,
-  entriesOn,
   entryOfBooking,
   findWaitlistEntry,
   insertWaitlistEntry,
@@ -164,13 +163,17 @@ export async function offerToEntry(db: Kysely<Database>, entryId: string, option
 }
 
 /**
- * The sweep (each minute, and after a change that frees a place): offers unconfirmed in time lapse
- * and entries whose date has passed end; then every date with waiting entries (or only `dates`,
- * plus those a lapse freed) offers its places, entry by entry in order of joining. The offers made.
+ * The sweep (each minute): offers unconfirmed in time lapse and entries whose date has passed end;
+ * then every date with waiting entries (and those a lapse freed) offers its places, entry by entry
+ * in order of joining. After a change that frees a place, only `dates` (the change's) offer theirs:
+ * the lapses and the past entries wait for the minute's pass. The offers made.
  */
 export async function offerFreedPlaces(db: Kysely<Database>, options: WaitlistOptions, dates?: readonly string[]): Promise<Offer[]> {
-  const freed = await db.transaction().execute(async (trx) => lapseOffers(trx, options.now, WAITLIST_MESSAGES.offerActor, WAITLIST_MESSAGES.lapsedNote));
-  await endPastEntries(db, options.now);
+  let freed: string[] = [];
+  if (!dates) {
+    freed = await db.transaction().execute(async (trx) => lapseOffers(trx, options.now, WAITLIST_MESSAGES.offerActor, WAITLIST_MESSAGES.lapsedNote));
+    await endPastEntries(db, options.now);
+  }
   const window = bookingWindow(options.now);
   const asked = dates ?? (await datesWithWaiting(db, options.now, window.min));
   const offers: Offer[] = [];
@@ -222,11 +225,6 @@ export async function confirmOffer(db: Kysely<Database>, token: string, version:
 /** "No thanks": the place is freed (the booking cancelled, its entry declined); the caller offers it to the next entry. */
 export async function declineOffer(db: Kysely<Database>, token: string, version: number, options: Pick<WaitlistOptions, 'now'>): Promise<Booking> {
   return db.transaction().execute((trx) => answerOffer(trx, token, version, options.now, { to: 'cancelled', entry: 'declined', note: WAITLIST_MESSAGES.declinedNote }));
-}
-
-/** Staff's view of a date's waitlist. */
-export async function waitlistOn(db: Kysely<Database>, date: string) {
-  return entriesOn(db, date);
 }
 
 /**

@@ -18,9 +18,9 @@ declare module 'fastify' {
     /** What the waitlist's services are given: the app's clock, mail context and settings. */
     waitlistOptions(): WaitlistOptions;
     /**
-     * Lapses the offers due and offers the free places of `dates` (all dates with waiting
-     * entries when absent) by the app's clock now. Never throws: a failure is logged, and the
-     * minute's pass tries again.
+     * Offers the free places of `dates` (a change that freed them has just committed), or, when
+     * absent, the minute's pass: lapses the offers due and offers every date with waiting entries;
+     * by the app's clock now. Never throws: a failure is logged, and the minute's pass tries again.
      */
     offerFreedPlaces(dates?: readonly string[]): Promise<Offer[]>;
   }

@@ -8,12 +8,13 @@ import { Type } from 'typebox';
 import { CalendarFeedListSchema, CreateCalendarFeedBody, CreatedCalendarFeedSchema, type CalendarFeedDto } from '#api/calendar-feed-schemas.ts';
 import { ErrorSchema } from '#api/schemas.ts';
 import { CALENDAR_FEED_MESSAGES } from '../../../domain/calendar-feed.ts';
-import { createFeed, listFeeds, revoke } from '../../../services/calendar-feeds.service.ts';
+import { liveFeeds } from '../../../db/calendar-feeds.repository.ts';
+import { createFeed, revoke } from '../../../services/calendar-feeds.service.ts';
 import { IdParams, staffErrorResponses } from '../schemas.ts';
 
 const OWNER_ONLY = 'Only the owner may call this: 403 for a member whose role is staff.';
 
-type FeedRow = Awaited<ReturnType<typeof listFeeds>>[number];
+type FeedRow = Awaited<ReturnType<typeof liveFeeds>>[number];
 const toDto = (row: FeedRow): CalendarFeedDto => ({
   id: row.id,
   resource: { id: row.resource_id, name: row.resource_name },
@@ -35,7 +36,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CalendarFeedListSchema, ...staffErrorResponses },
       },
     },
-    async () => ({ data: (await listFeeds(app.db)).map(toDto) }),
+    async () => ({ data: (await liveFeeds(app.db)).map(toDto) }),
   );
 
   app.post(
@@ -53,7 +54,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { feed, url } = await createFeed(app.db, request.body, request.staff?.name ?? 'Owner', app.mail.origin, app.now());
-      const row = (await listFeeds(app.db)).find((f) => f.id === feed.id)!;
+      const row = (await liveFeeds(app.db)).find((f) => f.id === feed.id)!;
       request.log.info({ feedId: feed.id, resourceId: feed.resource_id }, 'calendar feed made');
       return reply.code(201).send({ ...toDto(row), url, message: CALENDAR_FEED_MESSAGES.created });
     },

@@ -14,11 +14,12 @@ import { emptyBooking, jobOf, type BookingInput } from '../../../domain/booking-
 import { jobLines, linesMinutes } from '../../../domain/job.ts';
 import { jobText } from '../../../domain/vehicle-text.ts';
 import { isWaitlistPart, PART_LABELS, startInPart, WAITLIST_STATUSES, type WaitlistStatus } from '../../../domain/waitlist.ts';
-import { fittingStarts, offerByStaff, waitlistOn } from '../../../services/waitlist.service.ts';
+import { entriesOn } from '../../../db/waitlist.repository.ts';
+import { fittingStarts, offerByStaff } from '../../../services/waitlist.service.ts';
 import { DateParam } from '../availability.ts';
 import { IdParams, staffErrorResponses, toBookingDto } from '../schemas.ts';
 
-type EntryRow = Awaited<ReturnType<typeof waitlistOn>>[number];
+type EntryRow = Awaited<ReturnType<typeof entriesOn>>[number];
 
 const statusOf = (value: string): WaitlistStatus => ((WAITLIST_STATUSES as readonly string[]).includes(value) ? (value as WaitlistStatus) : 'ended');
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -62,7 +63,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { date } = request.query;
       const options = app.waitlistOptions();
-      const rows = await waitlistOn(app.db, date);
+      const rows = await entriesOn(app.db, date);
       const data: WaitlistEntryDto[] = [];
       for (const row of rows) data.push(toWaitlistEntryDto(row, row.status === 'waiting' ? await fittingStarts(app.db, row, options) : []));
       return { date, waiting: data.filter((entry) => entry.status === 'waiting').length, data };
