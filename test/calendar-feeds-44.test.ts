@@ -7,10 +7,10 @@
  * disabled member's, answers 404; none is made without a session (the owner's: the route table checks requireOwner).
  */
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import ICAL from 'ical.js';
 import t from 'tap';
 import { buildTestApp, forEachBackend, login } from './helper.ts';
+import { logCollector } from './support/mail.ts';
 import { inDays, originalClientPayload } from './support/payloads.ts';
 
 forEachBackend(t, async (t, backend) => {
@@ -105,14 +105,8 @@ forEachBackend(t, async (t, backend) => {
 });
 
 t.test("a feed's token never reaches the logs", async (t) => {
-  const lines: string[] = [];
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  const app = await buildTestApp(t, { env: { LOG_LEVEL: 'info' }, logStream });
+  const { lines, stream } = logCollector();
+  const app = await buildTestApp(t, { env: { LOG_LEVEL: 'info' }, logStream: stream });
   const cookie = await login(app);
   const van = (await app.inject({ url: '/v1/resources', headers: { cookie } })).json().data.find((r: { kind: string }) => r.kind === 'onsite');
   const made = await app.inject({ method: 'POST', url: '/v1/calendar-feeds', headers: { cookie }, payload: { resourceId: van.id } });

@@ -8,6 +8,7 @@ import { Suspense, useCallback, useEffect, useState } from 'react';
 import { lazyPart } from '../lib/lazy-part.ts';
 import { BookingsView } from '../components/BookingsView.tsx';
 import { PartBoundary } from '../components/PartBoundary.tsx';
+import { StaffBar } from '../components/StaffBar.tsx';
 import { staffApi, type BookingDto } from '../lib/staff-api.ts';
 import { sendEarly, type EarlyRequest } from '../lib/early-data.ts';
 import { useOpening } from '../lib/use-opening.ts';
@@ -62,20 +63,6 @@ function SignInForm({ error, email }: { error: string | null; email: string }) {
         </form>
       </div>
     </section>
-  );
-}
-
-/** The staff frame (issue 21): a slim bar naming the business, instead of the marketing header. */
-function StaffBar({ businessName }: { businessName: string }) {
-  return (
-    <div className="staff-header">
-      <a className="staff-brand" href="/dashboard">
-        {businessName} <span>Staff</span>
-      </a>
-      <a className="staff-site-link" href="/">
-        View the website
-      </a>
-    </div>
   );
 }
 

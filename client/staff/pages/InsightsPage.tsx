@@ -14,6 +14,7 @@ import { formatNzd } from '#domain/pricing.ts';
 import { INSIGHTS_PAGE_PATH } from '#domain/site-paths.ts';
 import { WEEKDAYS, insightsCsvPath, insightsTables, percent, rangeOf, type InsightsChart, type InsightsRange, type InsightsTable } from '../lib/insights-tables.ts';
 import { insightsSummaries } from '../lib/insights-words.ts';
+import { StaffBar } from '../components/StaffBar.tsx';
 import type { PageProps } from '../../page-props.ts';
 import type { InsightsState } from '../../page-state.ts';
 import './DashboardPage.css';
@@ -212,24 +213,6 @@ function Charts({ data }: { data: InsightsDto }) {
   );
 }
 
-/**
- * The staff frame (issue 21), as the dashboard draws it. Drawn here again rather than shared: a
- * module shared with the dashboard would be a chunk of its own in the dashboard's first load,
- * which is at its budget.
- */
-function StaffHeader({ businessName }: { businessName: string }) {
-  return (
-    <div className="staff-header">
-      <a className="staff-brand" href="/dashboard">
-        {businessName} <span>Staff</span>
-      </a>
-      <a className="staff-site-link" href="/">
-        View the website
-      </a>
-    </div>
-  );
-}
-
 const RANGE_LABELS: Record<InsightsRange, string> = { week: 'This week', month: 'This month', quarter: 'This quarter', custom: 'From – to' };
 
 /** The page's own address for a range: a preset by name, two dates as they are. */
@@ -332,7 +315,7 @@ function Insights({ state }: { state: InsightsState }) {
 export default function InsightsPage({ state, business }: PageProps<InsightsState>) {
   return (
     <>
-      <StaffHeader businessName={business.name} />
+      <StaffBar businessName={business.name} />
       <section className="section insights">
         <div className="container">
           <p className="insights-back">
