@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type R
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
-import { AppError, databaseUnavailable, invalidData, isConnectionError, isDataException, isOverlapViolation, placeTaken, type ErrorBody } from './errors.ts';
+import { AppError, databaseUnavailable, invalidData, isConnectionError, isDataException, isOverlapViolation, isResourceShortage, placeTaken, type ErrorBody } from './errors.ts';
 import { logDestination, loggerOptions } from './logger.ts';
 import { DirectPages, requestIdOf } from './direct-pages.ts';
 import { toFieldErrors, validatorCompiler } from './validation.ts';
@@ -126,8 +126,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const errors = toFieldErrors(error.validation, error.validationContext);
       return reply.code(400).send({ message: errors[0]?.message ?? 'Invalid request', errors } satisfies ErrorBody);
     }
-    if (isConnectionError(error)) {
-      request.log.error({ err: { message: error.message, code: error.code } }, 'database unreachable');
+    if (isConnectionError(error) || isResourceShortage(error)) {
+      request.log.error({ err: { message: error.message, code: error.code } }, 'database unreachable or short of resources');
       const unavailable = databaseUnavailable();
       return reply.code(503).headers(unavailable.headers).send({ message: unavailable.message, errors: [] } satisfies ErrorBody);
     }

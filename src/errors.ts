@@ -68,6 +68,16 @@ export function isConnectionError(error: unknown): boolean {
 }
 
 /**
+ * PostgreSQL's class 53 (insufficient resources: out of memory or of shared memory, as when the
+ * server's lock table is full, disk full, too many connections): the database cannot take the
+ * statement now, whatever it was, so it is unavailable for a moment, not a fault of the request.
+ */
+export function isResourceShortage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && /^53[0-9A-Z]{3}$/.test(code);
+}
+
+/**
  * PostgreSQL's class 22 (data exception: a NUL in text, an impossible date, a number out of
  * range): the input was wrong, so it is the client's error, not the server's.
  */

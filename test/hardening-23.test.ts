@@ -256,3 +256,14 @@ t.test('loggedPath masks by the route that answered; withoutSecrets reads a path
   t.equal(withoutSecrets('/BOOKING//manage/abc'), '/BOOKING//manage/[token]');
   t.equal(withoutSecrets('/caf%C3%A9'), '/caf%C3%A9', 'a path without a token is logged as it came');
 });
+
+t.test("PostgreSQL's class 53 (short of memory, of lock slots, of disk) is the database unavailable for a moment (503), not a fault (500)", async (t) => {
+  const { isResourceShortage } = await import('../src/errors.ts');
+  const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+  t.ok(isResourceShortage(pgError('53200', 'out of shared memory')), 'a full lock table');
+  t.ok(isResourceShortage(pgError('53100', 'could not extend file')), 'a full disk');
+  t.notOk(isResourceShortage(pgError('22001', 'value too long')), 'a data exception is the input');
+  t.notOk(isResourceShortage(pgError('23P01', 'conflicting key value')), 'a constraint is not');
+  t.notOk(isResourceShortage(new Error('no code')));
+  t.notOk(isResourceShortage({ code: '53200' }), 'only errors');
+});
