@@ -147,19 +147,22 @@ export interface NewBookingFacts {
   lapsable: boolean;
   /** Whether the customer waits on the date's waitlist (issue 43): booking it, they leave it. */
   waiting: boolean;
+  /** Whether an enabled webhook endpoint receives booking.created (issue 44): if none, nothing is queued, and nothing read again. */
+  webhooks: boolean;
   /** The schedule facts of the placement's span. */
   schedule: ScheduleFacts;
 }
 
 /** newBookingFacts' statement (exported so that a test can EXPLAIN it). */
 export function newBookingFactsQuery(customer: CustomerIdentity, fromDate: string, placement: NewBookingPlacement) {
-  return sql<CustomerFactsRow & ScheduleFacts & { lapsable: boolean; new_customers: string | number | null; waiting: boolean }>`
+  return sql<CustomerFactsRow & ScheduleFacts & { lapsable: boolean; new_customers: string | number | null; waiting: boolean; webhooks: boolean }>`
     ${customerCte(customer)}
     select ${customerFactsColumns(fromDate)},
       ${placement.countNewCustomers ? newCustomersLastHour : sql`null`} as new_customers,
       ${anyToLapse(placement.now, placement.date)} as lapsable,
       exists (select 1 from waitlist_entries where email_canonical = customer.email
         and "date" = ${placement.date} and status = 'waiting') as waiting,
+      exists (select 1 from webhook_endpoints where enabled and 'booking.created' = any(events)) as webhooks,
       ${scheduleFactsColumns(placement.span[0], placement.span[1])}
     from customer`;
 }
@@ -181,7 +184,8 @@ export interface NewBookingPlacement {
  * each part probes a partial index of migrations/013), the new customers' bookings of the last
  * hour when `countNewCustomers` (the brake's count, under its lock), whether any
  * booking on `placement.date` lapses at `placement.now` (anyToLapse), whether the customer waits
- * on that date's waitlist (a probe of waitlist_open_email_idx), and the schedule facts of
+ * on that date's waitlist (a probe of waitlist_open_email_idx), whether any webhook endpoint
+ * receives booking.created (so that a booking without one reads nothing more), and the schedule facts of
  * `placement.span` (scheduleFacts).
  */
 export async function newBookingFacts(
@@ -196,6 +200,7 @@ export async function newBookingFacts(
     ...(row.new_customers === null ? {} : { newCustomersLastHour: Number(row.new_customers) }),
     lapsable: row.lapsable,
     waiting: row.waiting,
+    webhooks: row.webhooks,
     schedule: scheduleFactsOf(row),
   };
 }

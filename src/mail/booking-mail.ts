@@ -31,7 +31,8 @@ import { queueBookingWebhook } from '../webhooks/queue.ts';
 import { bookingChangedMessage, bookingSubject, customerMessage, staffBookingMessage, staffContactMessage, type CustomerMessageKind } from './templates.ts';
 
 export type BookingMailEvent = (
-  | { type: 'created' }
+  /** `webhooks` false: the booking's facts found no endpoint receiving booking.created, so none is looked for again. */
+  | { type: 'created'; webhooks?: boolean }
   | { type: 'confirmed' | 'cancelled' | 'completed'; by: 'staff' | 'customer' }
   | { type: 'moved'; by: 'staff' | 'customer'; from: { date: string; time: string } }
   /**
@@ -233,7 +234,7 @@ export async function queueBookingMail(trx: Kysely<Database>, event: BookingMail
   if (rows.length > 0) context.onQueued?.();
   // The webhooks (issue 44) of the same change, whether or not the booking has an e-mail address.
   const webhookEvent = WEBHOOK_EVENT_OF[event.type];
-  if (webhookEvent) await queueBookingWebhook(trx, webhookEvent, booking, context, event.type === 'moved' ? { from: event.from } : {});
+  if (webhookEvent && !(event.type === 'created' && event.webhooks === false)) await queueBookingWebhook(trx, webhookEvent, booking, context, event.type === 'moved' ? { from: event.from } : {});
 }
 
 /** The webhook event a booking change is, if any: an edit, a weather day or a waitlist offer is none. */

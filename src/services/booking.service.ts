@@ -208,7 +208,7 @@ export async function createBooking(db: Kysely<Database>, raw: BookingInput, opt
       if (stored) {
         // The confirmation, the staff notification and the reminder are written with the booking
         // (for an offer, the offer's e-mail: the rest when the customer confirms it).
-        await queueBookingMail(trx, { type: offer ? 'offered' : 'created', bookingId: stored.id, booking: stored }, options.mail);
+        await queueBookingMail(trx, offer ? { type: 'offered', bookingId: stored.id, booking: stored } : { type: 'created', webhooks: read.webhooks, bookingId: stored.id, booking: stored }, options.mail);
         // A customer who books a date another way leaves that date's waitlist.
         if (!offer && read.waiting) await leaveOnBooking(trx, stored.email, stored.date);
         return stored;

@@ -122,6 +122,7 @@ const SQL = {
       exists (select 1 from bookings where awaiting_email_until IS NOT NULL AND awaiting_email_until <= $4 AND status = 'pending' AND date = $5) as lapsable,
       exists (select 1 from waitlist_entries where email_canonical = customer.email
         and "date" = $5 and status = 'waiting') as waiting,
+      exists (select 1 from webhook_endpoints where enabled and 'booking.created' = any(events)) as webhooks,
       (select coalesce(json_agg(json_build_object('id', id, 'kind', kind, 'position', position, 'name', name) order by position, created_at, id), '[]') from resources where active) as resources,
       (select coalesce(json_agg(json_build_object('kind', kind, 'weekday', weekday, 'opens', opens, 'closes', closes)), '[]') from working_hours) as hours,
       (select value from settings where key = $6) as "weeklyClosedDays",
