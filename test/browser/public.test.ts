@@ -406,13 +406,20 @@ t.test('public site in Chromium', async (t) => {
       },
       { times: 1 },
     );
+    // What else the page went through, for the report should the toast not come: once, in a quiet
+    // run, the inline error showed and the toast never did (its chunk is imported on first use).
+    const seen: string[] = [];
+    page.on('pageerror', (error) => seen.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => void (message.type() === 'error' && seen.push(`console: ${message.text()}`)));
+    page.on('requestfailed', (request) => seen.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
     await page.getByRole('button', { name: 'Complete Booking' }).click();
     const toastShown = await page
       .locator('.Toastify__toast')
       .waitFor({ timeout: 75_000 })
       .then(() => true, () => false);
-    // What the page and the route saw, when the toast never came (a CI run on a loaded machine).
-    t.ok(toastShown, `the error toast is shown (request intercepted: ${handled}, pass-through: ${JSON.stringify(passThrough)}, page: ${page.url()}, on screen: ${JSON.stringify((await page.locator('.field-error, [role=alert]').allInnerTexts().catch(() => [])).slice(0, 5))})`);
+    // What the page and the route saw, when the toast never came.
+    const toasts = await page.locator('.Toastify__toast').evaluateAll((nodes) => nodes.map((node) => `${node.className} ${getComputedStyle(node).opacity} ${getComputedStyle(node).visibility}`)).catch(() => []);
+    t.ok(toastShown, `the error toast is shown (request intercepted: ${handled}, pass-through: ${JSON.stringify(passThrough)}, page: ${page.url()}, on screen: ${JSON.stringify((await page.locator('.field-error, [role=alert]').allInnerTexts().catch(() => [])).slice(0, 5))}, toast nodes: ${JSON.stringify(toasts)}, the page saw: ${JSON.stringify(seen)})`);
     if (!toastShown) return page.context().close();
     t.same(passThrough, { status: 201 }, 'the lost request reached the server and was booked');
     t.match(await toastText(page), /could not reach our booking system/);
