@@ -27,12 +27,12 @@ const noMoney = () => ({ totalCents: 0, gstCents: 0, byMethod: Object.fromEntrie
 export async function insightsBetween(db: Kysely<Database>, fromDay: string, toDay: string, maxDays: number): Promise<InsightsDto> {
   const [from, to] = takingsRange(fromDay, toDay, maxDays);
   const range: InsightsRange = { fromDay, toDay, from, to };
-  const days = daysBetween(fromDay, toDay).length;
+  const days = daysBetween(fromDay, toDay);
   // As many days just before, for the summaries' "up from".
-  const beforeFrom = addDaysToDay(fromDay, -days);
+  const beforeFrom = addDaysToDay(fromDay, -days.length);
   const before: InsightsRange = { fromDay: beforeFrom, toDay: addDaysToDay(fromDay, -1), from: new Date(aucklandInstant(beforeFrom, '00:00')), to: from };
   const periods: InsightsPeriods = { range, before };
-  const weeks = [...new Set(daysBetween(fromDay, toDay).map(mondayOf))];
+  const weeks = [...new Set(days.map(mondayOf))];
   const [{ revenue: revenueRows, work: workRows, before: workBefore }, useRows, customerRows, { lost, before: lostBefore, starts }] = await Promise.all([
     completedWork(db, periods),
     utilisationByWeek(db, periods),

@@ -231,6 +231,8 @@ function Forbidden() {
 
 function Insights({ state }: { state: InsightsState }) {
   // False in the server's page and while hydrating: the dates stay in the form until then.
+  // useHydrated's two lines (client/lib/use-hydrated.ts), not the import: sharing that module
+  // regroups the booking wizard's chunks, 96 bytes more gzip on a page at the edge of its budget.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const [range, setRange] = useState(state.range);
