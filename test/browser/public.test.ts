@@ -2,7 +2,7 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { baseUrl, buildTestApp } from '../helper.ts';
-import { axeViolations, launchBrowser, openPage, waitForHydration } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, toastsShown, waitForHydration } from '../support/browser.ts';
 import { EMPTY_SCHEDULE_MESSAGES, inDays } from '../support/payloads.ts';
 import { weekdayOf } from '../../src/domain/availability.ts';
 import { SLOT_MESSAGES, bookingReceived } from '../../src/domain/messages.ts';
@@ -25,7 +25,8 @@ t.test('public site in Chromium', async (t) => {
     return { page, problems };
   }
 
-  const toastText = (page: Page) => page.locator('.Toastify__toast').first().innerText();
+  /** The text of the first toast this page has shown (recorded as it appeared: it closes by itself after 5 s). */
+  const toastText = async (page: Page) => (await toastsShown(page))[0];
 
   /**
    * Waits until step 2's heading has the focus. Steps 2 and 3 are a chunk fetched after hydration:
@@ -222,8 +223,6 @@ t.test('public site in Chromium', async (t) => {
     await page.getByLabel('Additional Notes (optional)').fill('Gate code 1234');
     await page.getByRole('button', { name: 'Complete Booking' }).click();
     await page.waitForURL(url('/'));
-    await page.locator('.Toastify__toast').waitFor();
-    // Read while it is shown: it closes by itself after 5 s.
     const toast = await toastText(page);
     const [stored] = await bookings();
     t.equal(toast, `Thank you! Your booking has been received. Your booking reference is ${stored!.reference}. We will contact you shortly to confirm it.`);
@@ -260,7 +259,6 @@ t.test('public site in Chromium', async (t) => {
     await page.getByText('Step 2 of 3').waitFor();
     t.match(await page.locator('.notice-error').innerText(), /fully booked/);
     t.match(await page.locator('#booking-time-error').innerText(), /fully booked/);
-    await page.locator('.Toastify__toast').waitFor();
     t.match(await toastText(page), /fully booked/);
     await page.waitForFunction(() => document.querySelector('select[name="time"] option[value="09:00"]')?.textContent === '09:00 – 10:45 — Full');
     t.ok(await page.locator('select[name="time"] option[value="09:00"]').isDisabled(), 'the times are asked again: 09:00 is full');
@@ -373,7 +371,6 @@ t.test('public site in Chromium', async (t) => {
     const page = await quickDropOffAtDetails({ date: weekday(8), time: '15:00', name: 'Offline Customer', email: 'offline@example.com', phone: '021 555 0000' });
     await page.route('**/v1/create-booking', (route) => route.abort('internetdisconnected'));
     await page.getByRole('button', { name: 'Complete Booking' }).click();
-    await page.locator('.Toastify__toast').waitFor();
     t.match(await toastText(page), /could not reach our booking system/);
     t.equal(await page.getByLabel('Full Name').inputValue(), 'Offline Customer');
     t.ok(await page.getByRole('button', { name: 'Complete Booking' }).isEnabled());
@@ -413,10 +410,7 @@ t.test('public site in Chromium', async (t) => {
     page.on('console', (message) => void (message.type() === 'error' && seen.push(`console: ${message.text()}`)));
     page.on('requestfailed', (request) => seen.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
     await page.getByRole('button', { name: 'Complete Booking' }).click();
-    const toastShown = await page
-      .locator('.Toastify__toast')
-      .waitFor({ timeout: 75_000 })
-      .then(() => true, () => false);
+    const toastShown = await toastsShown(page, 1, 75_000).then(() => true, () => false);
     // What the page and the route saw, when the toast never came.
     const toasts = await page.locator('.Toastify__toast').evaluateAll((nodes) => nodes.map((node) => `${node.className} ${getComputedStyle(node).opacity} ${getComputedStyle(node).visibility}`)).catch(() => []);
     t.ok(toastShown, `the error toast is shown (request intercepted: ${handled}, pass-through: ${JSON.stringify(passThrough)}, page: ${page.url()}, on screen: ${JSON.stringify((await page.locator('.field-error, [role=alert]').allInnerTexts().catch(() => [])).slice(0, 5))}, toast nodes: ${JSON.stringify(toasts)}, the page saw: ${JSON.stringify(seen)})`);
@@ -433,7 +427,6 @@ t.test('public site in Chromium', async (t) => {
     t.equal(response.status(), 201);
     t.equal(response.headers()['idempotent-replayed'], 'true', 'and gets the first answer');
     await page.waitForURL(url('/'));
-    await page.locator('.Toastify__toast').waitFor();
     const toast = await toastText(page);
     const [stored] = await booked();
     t.equal(toast, bookingReceived(stored!.reference), 'the toast quotes the one booking\'s reference');
@@ -462,7 +455,6 @@ t.test('public site in Chromium', async (t) => {
     await page.getByLabel('Phone Number').fill('021 555 1234');
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Can you do a fleet of six utes?');
     await send.click();
-    await page.locator('.Toastify__toast').waitFor();
     t.equal(await toastText(page), 'Thank you for your message! We will get back to you soon.');
     t.equal(await page.getByLabel('Your Name').inputValue(), '', 'the form is cleared');
     const rows = await app.db.selectFrom('contact_messages').selectAll().where('name', '=', 'Tane').execute();

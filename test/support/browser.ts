@@ -48,6 +48,19 @@ export async function openPage(browser: Browser, width: number, options: { javaS
       (window as unknown as { __reportCspViolation(text: string): void }).__reportCspViolation(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`),
     ),
   );
+  // Each toast's text as it appears (toastsShown): a toast closes by itself after 5 s, so a test
+  // that looked for it, then read it, could miss one that came and went between two looks.
+  await page.addInitScript(() => {
+    const shown: string[] = [];
+    (window as unknown as { __toastsShown: string[] }).__toastsShown = shown;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes)
+          if (node instanceof Element)
+            for (const toast of [node, ...node.querySelectorAll('.Toastify__toast')])
+              if (toast.classList.contains('Toastify__toast')) shown.push(toast.textContent ?? '');
+    }).observe(document, { childList: true, subtree: true });
+  });
   // Only our own origin counts: the embedded map's host cannot be reached from a closed network.
   const ours = (url: string) => url.startsWith('http://127.0.0.1');
   page.on('console', (message) => {
@@ -64,6 +77,18 @@ export async function openPage(browser: Browser, width: number, options: { javaS
     if (response.status() >= 400 && ours(response.url())) problems.failedRequests.push(`${response.url()} ${response.status()}`);
   });
   return { page, problems };
+}
+
+/**
+ * The texts of the toasts this document has shown, in order, once it has shown at least `count`
+ * (recorded by openPage as each appears, whether or not it is still on screen).
+ */
+export async function toastsShown(page: Page, count = 1, timeout?: number): Promise<string[]> {
+  const texts = await page.waitForFunction((n) => {
+    const shown = (window as unknown as { __toastsShown: string[] }).__toastsShown;
+    return shown.length >= n && shown;
+  }, count, { timeout });
+  return (await texts.jsonValue()) as string[];
 }
 
 /** Waits until React has hydrated the page (App marks <html data-hydrated>). */
