@@ -32,27 +32,38 @@ export function migratedTemplate(serverUrl: string): Promise<string> {
 async function findOrMake(serverUrl: string): Promise<string> {
   const name = `test_template_${await migrationsKey()}`;
   if (await exists(serverUrl, name)) return name;
-  // Made under a name of its own and renamed when complete, so that no process copies a
-  // half-migrated one; when two processes make it at once, the second rename fails and its copy goes.
-  const building = `test_building_${randomBytes(6).toString('hex')}`;
-  await admin(serverUrl, `CREATE DATABASE ${building}`);
+  // One process makes it while the others wait on a lock of the server's database (every test
+  // process connects to the same one), then find it made. Two renames at once would not both see
+  // 42P04: the second can fail on pg_database's unique index instead (23505), as a CI run saw.
+  const lock = new pg.Client({ connectionString: serverUrl });
+  await lock.connect();
   try {
-    const url = new URL(serverUrl);
-    url.pathname = `/${building}`;
-    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 1 }) }) });
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', ['test_template']);
+    if (await exists(serverUrl, name)) return name;
+    // Made under a name of its own and renamed when complete, so that no process copies a
+    // half-migrated one, and none is left under the template's name should this one fail.
+    const building = `test_building_${randomBytes(6).toString('hex')}`;
+    await admin(serverUrl, `CREATE DATABASE ${building}`);
     try {
-      await migrateToLatest(db);
-    } finally {
-      await db.destroy();
+      const url = new URL(serverUrl);
+      url.pathname = `/${building}`;
+      const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 1 }) }) });
+      try {
+        await migrateToLatest(db);
+      } finally {
+        await db.destroy();
+      }
+      await admin(serverUrl, `ALTER DATABASE ${building} ALLOW_CONNECTIONS false`);
+      await admin(serverUrl, `ALTER DATABASE ${building} RENAME TO ${name}`);
+    } catch (err) {
+      await admin(serverUrl, `DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      throw err;
     }
-    await admin(serverUrl, `ALTER DATABASE ${building} ALLOW_CONNECTIONS false`);
-    await admin(serverUrl, `ALTER DATABASE ${building} RENAME TO ${name}`);
-  } catch (err) {
-    await admin(serverUrl, `DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
-    if ((err as { code?: string }).code === '42P04' && (await exists(serverUrl, name))) return name;
-    throw err;
+    return name;
+  } finally {
+    // Its session's end releases the lock.
+    await lock.end();
   }
-  return name;
 }
 
 async function exists(serverUrl: string, name: string): Promise<boolean> {
