@@ -49,8 +49,11 @@ export async function openPage(browser: Browser, width: number, options: { javaS
     ),
   );
   // Each toast's text as it appears (toastsShown): a toast closes by itself after 5 s, so a test
-  // that looked for it, then read it, could miss one that came and went between two looks.
+  // that looked for it, then read it, could miss one that came and went between two looks. The top
+  // frame's only: in a sandboxed frame without scripts (an e-mail's preview) the observer's calls
+  // would each be refused with a console error.
   await page.addInitScript(() => {
+    if (window !== window.top) return;
     const shown: string[] = [];
     (window as unknown as { __toastsShown: string[] }).__toastsShown = shown;
     new MutationObserver((records) => {
