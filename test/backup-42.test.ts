@@ -4,7 +4,7 @@
  * written; the schedule keeps BACKUP_KEEP files; the owner's API lists, takes and downloads them.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,6 +38,20 @@ function resealed(plain: string): string {
   const body = plain.slice(0, plain.lastIndexOf('#end '));
   const trailer = JSON.parse(plain.slice(plain.lastIndexOf('#end ') + 5));
   return `${body}#end ${JSON.stringify({ ...trailer, sha256: createHash('sha256').update(body).digest('hex') })}\n`;
+}
+
+/** The backup with a line this app never writes just after its header, and 1,000 lines after it that do not compress away. */
+function damagedEarly(plain: string): string {
+  const afterHeader = plain.indexOf('\n') + 1;
+  const filler = Array.from({ length: 1000 }, () => `{"x":"${randomBytes(40).toString('hex')}"}\n`).join('');
+  return `${plain.slice(0, afterHeader)}a damaged line\n${filler}${plain.slice(afterHeader)}`;
+}
+
+/** The gzip file with its CRC (the trailer's first four bytes) changed. */
+function crcBroken(gzip: Buffer): Buffer {
+  const copy = Buffer.from(gzip);
+  copy[copy.length - 6] ^= 0xff;
+  return copy;
 }
 
 async function book(app: App, i: number): Promise<{ status: number; id?: string }> {
@@ -134,6 +148,10 @@ t.test('a cut-short, changed, empty or foreign file is refused with one clear li
   const cases: [string, Buffer, RegExp][] = [
     ['cut short', bytes.subarray(0, Math.floor(bytes.length / 2)), /cut short/],
     ['one byte changed (compressed)', Buffer.from(bytes.map((b, i) => (i === Math.floor(bytes.length / 2) ? b ^ 0x01 : b))), /changed or damaged|cut short/],
+    ['a line this app never writes (gzip and hash made again)', gzipSync(resealed(plain.replace('#sequence ', '#sequel '))), /changed or damaged \(a line is neither a table, a row nor a sequence\)/],
+    // A damaged file whose damage shows first as a line, then at its end as gzip's failed check:
+    // the refusal must be the only error (the line reader once passed the later one on, unheard).
+    ['damage seen as a line before gzip sees it', crcBroken(gzipSync(damagedEarly(plain))), /changed or damaged/],
     ['one byte changed (its content, gzip made again)', gzipSync(plain.replace('backup1@example.com', 'backup2@example.com')), /changed or damaged \(its SHA-256/],
     ['the final line missing', gzipSync(plain.slice(0, plain.lastIndexOf('#end '))), /cut short \(its final line is missing\)/],
     ['empty', Buffer.alloc(0), /empty|cut short/],

@@ -169,13 +169,19 @@ export async function dumpDatabase(db: Kysely<any>, options: DumpOptions): Promi
 
 type Line = { kind: 'table'; table: TableLine } | { kind: 'row'; text: string } | { kind: 'sequence'; sequence: SequenceLine };
 
-function parseJson<T>(text: string, what: string): T {
+function parseJson<T>(text: string, what: string, fault = (message: string) => new BackupFileError(message)): T {
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new BackupFileError(`${what} is not valid`);
+    throw fault(`${what} is not valid`);
   }
 }
+
+/**
+ * A line after a valid header that is not one this app writes: the file was changed or damaged
+ * (a flipped bit in the gzip data can come out as such a line before gzip's own check fails).
+ */
+const damagedLine = (why: string) => new BackupFileError(`the file was changed or damaged (${why})`);
 
 /**
  * Reads a backup file from start to end, handing each line after the header to `onLine`, and
@@ -197,19 +203,19 @@ export async function readBackupFile(file: string, onLine?: (line: Line) => Prom
   const take = async (line: string) => {
     hash.update(`${line}\n`);
     if (line.startsWith('{')) {
-      if (!seenTable) throw new BackupFileError('a row comes before any table');
+      if (!seenTable) throw damagedLine('a row comes before any table');
       await onLine?.({ kind: 'row', text: line });
     } else if (line.startsWith('#table ')) {
-      const table = parseJson<TableLine>(line.slice(7), 'a table line');
-      if (typeof table.name !== 'string' || !Array.isArray(table.columns) || table.columns.some((c) => typeof c !== 'string')) throw new BackupFileError('a table line is not valid');
+      const table = parseJson<TableLine>(line.slice(7), 'a table line', damagedLine);
+      if (typeof table.name !== 'string' || !Array.isArray(table.columns) || table.columns.some((c) => typeof c !== 'string')) throw damagedLine('a table line is not valid');
       seenTable = true;
       await onLine?.({ kind: 'table', table });
     } else if (line.startsWith('#sequence ')) {
-      const sequence = parseJson<SequenceLine>(line.slice(10), 'a sequence line');
-      if (typeof sequence.name !== 'string' || (sequence.value !== null && !/^-?\d+$/.test(String(sequence.value)))) throw new BackupFileError('a sequence line is not valid');
+      const sequence = parseJson<SequenceLine>(line.slice(10), 'a sequence line', damagedLine);
+      if (typeof sequence.name !== 'string' || (sequence.value !== null && !/^-?\d+$/.test(String(sequence.value)))) throw damagedLine('a sequence line is not valid');
       await onLine?.({ kind: 'sequence', sequence });
     } else {
-      throw new BackupFileError('a line is neither a table, a row nor a sequence');
+      throw damagedLine('a line is neither a table, a row nor a sequence');
     }
   };
   try {
@@ -227,9 +233,14 @@ export async function readBackupFile(file: string, onLine?: (line: Line) => Prom
       pending = line;
     }
   } catch (error) {
-    input.destroy();
     if (error instanceof BackupFileError) throw error;
     throw new BackupFileError(describeReadError(error as NodeJS.ErrnoException));
+  } finally {
+    // Left early, the line reader would still pass on gzip's error (its check at the end of a
+    // damaged file) with no one listening for it: an uncaught exception after the clear refusal.
+    lines.close();
+    gunzip.destroy();
+    input.destroy();
   }
   if (streamError) throw new BackupFileError(describeReadError(streamError as NodeJS.ErrnoException));
   if (header === undefined) throw new BackupFileError('the file is empty');
