@@ -50,7 +50,7 @@ function damagedEarly(plain: string): string {
 /** The gzip file with its CRC (the trailer's first four bytes) changed. */
 function crcBroken(gzip: Buffer): Buffer {
   const copy = Buffer.from(gzip);
-  copy[copy.length - 6] ^= 0xff;
+  copy[copy.length - 6]! ^= 0xff;
   return copy;
 }
 
