@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Test } from 'tap';
-import { aucklandInstant } from '../../src/domain/booking-dates.ts';
+import { addDaysToDay, aucklandInstant } from '../../src/domain/booking-dates.ts';
 import { ROOT_DIR } from '../../src/paths.ts';
 import { baseUrl, buildTestApp, login } from '../helper.ts';
 import { openPage, openView, signIn, waitForHydration } from './browser.ts';
@@ -146,6 +146,11 @@ async function main(): Promise<void> {
       await page.getByRole('navigation', { name: 'Dashboard views' }).evaluate((nav) => nav.scrollIntoView({ block: 'start', behavior: 'instant' }));
       await shoot(page, view.name);
     }
+    // The owner's Insights, a page of their own, over the four weeks up to the demo day.
+    await page.goto(`${base}/dashboard/insights?range=custom&from=${addDaysToDay(day, -27)}&to=${day}`);
+    await waitForHydration(page);
+    await page.getByRole('heading', { name: 'Revenue taken by week' }).waitFor();
+    await shoot(page, 'staff-insights');
     if (problems.consoleErrors.length) throw new Error(`the dashboard: ${problems.consoleErrors.join('; ')}`);
   }
 }
