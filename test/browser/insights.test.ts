@@ -15,7 +15,7 @@ import { aucklandInstant } from '../../src/domain/booking-dates.ts';
 import { baseUrl, buildTestApp, TEST_ADMIN_PASSWORD, type TestAppOptions } from '../helper.ts';
 import { seededDataDir } from '../support/pglite-snapshot.ts';
 import { bookingRow, today } from '../support/payloads.ts';
-import { axeViolations, launchBrowser, openPage, signIn, waitForHydration } from '../support/browser.ts';
+import { axeViolations, launchBrowser, openPage, requestsAnswered, signIn, waitForHydration } from '../support/browser.ts';
 
 const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 const dollars = (cents: number) => (cents / 100).toFixed(2);
@@ -54,6 +54,8 @@ t.test('Insights in Chromium at 390 and 1280 px', async (t) => {
   for (const width of [390, 1280]) {
     const { page, problems } = await openPage(browser, width);
     await signIn(page, baseUrl(app));
+    // Left once the dashboard's own requests are answered: leaving earlier aborts them.
+    await requestsAnswered(page);
     // The dashboard's Insights tab is a link to the page.
     await page.getByRole('navigation', { name: 'Dashboard views' }).getByRole('link', { name: 'Insights' }).click();
     await page.waitForURL(/\/dashboard\/insights$/);

@@ -30,6 +30,15 @@ export interface PageProblems {
   cspViolations: string[];
 }
 
+const inFlight = new WeakMap<Page, { count: number; waiters: (() => void)[] }>();
+
+/** Resolves once every request the page has made so far is answered (or has failed). */
+export function requestsAnswered(page: Page): Promise<void> {
+  const flight = inFlight.get(page);
+  if (!flight) throw new Error('requestsAnswered: the page was not opened by openPage');
+  return flight.count === 0 ? Promise.resolve() : new Promise((resolve) => flight.waiters.push(resolve));
+}
+
 /** A new page at the given width that records console errors and failed requests. */
 export async function openPage(browser: Browser, width: number, options: { javaScript?: boolean } = {}): Promise<{ page: Page; problems: PageProblems }> {
   // Reduced motion, which the site's CSS honours (base.css, toaster.css, DashboardPage.css): no
@@ -64,6 +73,17 @@ export async function openPage(browser: Browser, width: number, options: { javaS
               if (toast.classList.contains('Toastify__toast')) shown.push(toast.textContent ?? '');
     }).observe(document, { childList: true, subtree: true });
   });
+  // Requests still on their way (requestsAnswered): leaving a page before its own requests are
+  // answered aborts them, which the failed requests then list.
+  const flight = { count: 0, waiters: [] as (() => void)[] };
+  inFlight.set(page, flight);
+  const answered = () => {
+    flight.count -= 1;
+    if (flight.count === 0) for (const resolve of flight.waiters.splice(0)) resolve();
+  };
+  page.on('request', () => (flight.count += 1));
+  page.on('requestfinished', answered);
+  page.on('requestfailed', answered);
   // Only our own origin counts: the embedded map's host cannot be reached from a closed network.
   const ours = (url: string) => url.startsWith('http://127.0.0.1');
   page.on('console', (message) => {
